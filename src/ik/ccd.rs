@@ -1,0 +1,89 @@
+//! Cyclic coordinate descent, kept for comparison with FABRIK.
+
+use glam::{DQuat, DVec3, Vec3};
+
+use super::unit_frame::{
+    CoreOutcome, UnitProblem, dir_or, end_error, has_direction, solve_in_unit_frame,
+};
+use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
+
+/// Cyclic coordinate descent: from the joint nearest the end to the root,
+/// rotate the rest of the chain about each joint so the end points at the target.
+///
+/// Rotations use an exact shortest arc rather than glam's `from_rotation_arc`,
+/// which snaps small angles to identity and would stall the last, finest sweeps.
+#[derive(Debug, Clone, Default)]
+pub struct Ccd {
+    work: Vec<DVec3>,
+}
+
+impl Solver for Ccd {
+    fn kind(&self) -> SolverKind {
+        SolverKind::Ccd
+    }
+
+    fn solve(&mut self, chain: &mut Chain, target: Vec3, params: &SolveParams) -> SolveReport {
+        solve_in_unit_frame(
+            chain,
+            target,
+            params,
+            &mut self.work,
+            |joints, lengths, problem| {
+                let outcome = sweep_until_done(joints, lengths, problem);
+                if let Some(pole) = problem.pole {
+                    super::pole::bend_toward_pole(joints, pole);
+                }
+                outcome
+            },
+        )
+    }
+}
+
+fn sweep_until_done(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem) -> CoreOutcome {
+    let target = problem.target;
+    let last = joints.len() - 1;
+    let mut error = end_error(joints, target);
+    if error <= problem.tolerance {
+        return CoreOutcome::new(0, Termination::Reached);
+    }
+    let mut iterations = 0;
+    while iterations < problem.max_iterations {
+        iterations += 1;
+        for pivot in (0..last).rev() {
+            let to_end = joints[last] - joints[pivot];
+            let to_target = target - joints[pivot];
+            if !(has_direction(to_end) && has_direction(to_target)) {
+                continue;
+            }
+            let rotation = shortest_arc(to_end.normalize(), to_target.normalize());
+            // Rebuild the rotated bones from their lengths so repeated
+            // rotations cannot make them drift.
+            let mut previous_old = joints[pivot];
+            for k in pivot..last {
+                let bone = joints[k + 1] - previous_old;
+                previous_old = joints[k + 1];
+                let dir = dir_or(rotation * bone, DVec3::Y);
+                joints[k + 1] = joints[k] + dir * lengths[k];
+            }
+        }
+        let previous = error;
+        error = end_error(joints, target);
+        if let Some(termination) = problem.verdict(error, previous) {
+            return CoreOutcome::new(iterations, termination);
+        }
+    }
+    CoreOutcome::new(iterations, Termination::MaxIterations)
+}
+
+/// Rotation taking unit `from` onto unit `to` by the shortest arc, exact for
+/// tiny angles; opposite vectors turn half a turn about any perpendicular.
+fn shortest_arc(from: DVec3, to: DVec3) -> DQuat {
+    let cos = from.dot(to);
+    if cos < -1.0 + 1e-12 {
+        return DQuat::from_axis_angle(from.any_orthonormal_vector(), std::f64::consts::PI);
+    }
+    // (from × to, 1 + cos) is the half-angle quaternion scaled by 2cos(θ/2);
+    // normalising it keeps small angles that acos-based forms round away.
+    let axis = from.cross(to);
+    DQuat::from_xyzw(axis.x, axis.y, axis.z, 1.0 + cos).normalize()
+}

@@ -1,0 +1,263 @@
+//! The kinematic chain every solver works on.
+
+use glam::{Quat, Vec3};
+
+use super::IkError;
+
+/// A serial chain of joints with a fixed root and fixed bone lengths.
+///
+/// Joint 0 is the root; bone `i` joins joint `i` and joint `i + 1`. Bone
+/// lengths are fixed when the chain is built and every solver preserves them.
+/// The chain also remembers its rest pose (the bone directions it was built
+/// with), which the gradient solver can be asked to stay close to; when the
+/// body carrying the chain turns, [`Chain::set_rest_frame`] turns the rest pose
+/// with it.
+#[derive(Debug, PartialEq)]
+pub struct Chain {
+    joints: Vec<Vec3>,
+    lengths: Vec<f32>,
+    /// Bone lengths divided by the reach: the lengths solvers use in the unit frame.
+    unit_lengths: Vec<f64>,
+    reach: f32,
+    rest_directions: Vec<Vec3>,
+    rest_frame: Quat,
+}
+
+impl Clone for Chain {
+    fn clone(&self) -> Self {
+        Chain {
+            joints: self.joints.clone(),
+            lengths: self.lengths.clone(),
+            unit_lengths: self.unit_lengths.clone(),
+            reach: self.reach,
+            rest_directions: self.rest_directions.clone(),
+            rest_frame: self.rest_frame,
+        }
+    }
+
+    /// Reuses this chain's buffers: resetting a pose in a hot loop (benchmarks,
+    /// replays) then costs a copy, not an allocation.
+    fn clone_from(&mut self, source: &Self) {
+        self.joints.clone_from(&source.joints);
+        self.lengths.clone_from(&source.lengths);
+        self.unit_lengths.clone_from(&source.unit_lengths);
+        self.reach = source.reach;
+        self.rest_directions.clone_from(&source.rest_directions);
+        self.rest_frame = source.rest_frame;
+    }
+}
+
+impl Chain {
+    /// Builds a chain from joint positions, root first.
+    ///
+    /// Rejects fewer than two joints, non-finite coordinates and coincident
+    /// consecutive joints (a bone of zero length).
+    pub fn new(joints: Vec<Vec3>) -> Result<Chain, IkError> {
+        if joints.len() < 2 {
+            return Err(IkError::TooFewJoints(joints.len()));
+        }
+        if let Some(index) = joints.iter().position(|p| !p.is_finite()) {
+            return Err(IkError::NonFiniteJoint {
+                index,
+                position: joints[index],
+            });
+        }
+        let mut lengths = Vec::with_capacity(joints.len() - 1);
+        let mut rest_directions = Vec::with_capacity(joints.len() - 1);
+        for (index, pair) in joints.windows(2).enumerate() {
+            let bone = pair[1] - pair[0];
+            let length = bone.length();
+            if !(length > 0.0) || !length.is_finite() {
+                return Err(IkError::ZeroLengthBone { index });
+            }
+            lengths.push(length);
+            rest_directions.push(bone / length);
+        }
+        let reach: f32 = lengths.iter().sum();
+        if !reach.is_finite() {
+            return Err(IkError::NonFiniteJoint {
+                index: joints.len() - 1,
+                position: joints[joints.len() - 1],
+            });
+        }
+        let unit_lengths = lengths
+            .iter()
+            .map(|l| f64::from(*l) / f64::from(reach))
+            .collect();
+        Ok(Chain {
+            joints,
+            lengths,
+            unit_lengths,
+            reach,
+            rest_directions,
+            rest_frame: Quat::IDENTITY,
+        })
+    }
+
+    /// Joint positions, root first.
+    pub fn joints(&self) -> &[Vec3] {
+        &self.joints
+    }
+
+    /// Bone lengths, root bone first.
+    pub fn bone_lengths(&self) -> &[f32] {
+        &self.lengths
+    }
+
+    /// Number of bones (joints minus one).
+    pub fn bone_count(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// The fixed root joint.
+    pub fn root(&self) -> Vec3 {
+        self.joints[0]
+    }
+
+    /// The end effector (last joint).
+    pub fn end(&self) -> Vec3 {
+        // A chain always has at least two joints (checked in `new`).
+        self.joints[self.joints.len() - 1]
+    }
+
+    /// Sum of the bone lengths: the farthest the end can be from the root.
+    pub fn reach(&self) -> f32 {
+        self.reach
+    }
+
+    /// Largest difference between a bone's current and its built length.
+    pub fn bone_length_error(&self) -> f32 {
+        self.joints
+            .windows(2)
+            .zip(&self.lengths)
+            .map(|(pair, len)| ((pair[1] - pair[0]).length() - len).abs())
+            .fold(0.0, f32::max)
+    }
+
+    /// Moves the whole chain rigidly so its root is at `root`.
+    ///
+    /// A leg's hip moves with the body; translating the whole pose keeps the
+    /// previous solution as a warm start for the next solve.
+    pub fn set_root(&mut self, root: Vec3) {
+        let delta = root - self.joints[0];
+        if delta != Vec3::ZERO {
+            for p in &mut self.joints {
+                *p += delta;
+            }
+        }
+    }
+
+    /// Rotates the whole chain rigidly about its root.
+    pub fn rotate_about_root(&mut self, rotation: Quat) {
+        let root = self.joints[0];
+        for p in &mut self.joints[1..] {
+            *p = root + rotation * (*p - root);
+        }
+    }
+
+    /// Replaces the pose with `joints`, which must have this chain's joint count
+    /// and bone lengths (to 1e-4 relative).
+    pub fn set_pose(&mut self, joints: &[Vec3]) -> Result<(), IkError> {
+        if joints.len() != self.joints.len() {
+            return Err(IkError::PoseMismatch(format!(
+                "{} joints given, chain has {}",
+                joints.len(),
+                self.joints.len()
+            )));
+        }
+        for (index, (pair, len)) in joints.windows(2).zip(&self.lengths).enumerate() {
+            let actual = (pair[1] - pair[0]).length();
+            if !((actual - len).abs() <= 1e-4 * self.reach) {
+                return Err(IkError::PoseMismatch(format!(
+                    "bone {index} is {actual} long, chain needs {len}"
+                )));
+            }
+        }
+        self.joints.copy_from_slice(joints);
+        Ok(())
+    }
+
+    /// Unit directions of the bones in the rest pose, in world space.
+    pub fn rest_directions(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
+        self.rest_directions.iter().map(|d| self.rest_frame * *d)
+    }
+
+    /// Orients the rest pose: the rest directions given at construction are
+    /// rotated by `frame` (e.g. the body's orientation).
+    pub fn set_rest_frame(&mut self, frame: Quat) {
+        self.rest_frame = frame.normalize();
+    }
+
+    pub(super) fn unit_lengths(&self) -> &[f64] {
+        &self.unit_lengths
+    }
+
+    pub(super) fn joints_mut(&mut self) -> &mut [Vec3] {
+        &mut self.joints
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_too_few_joints() {
+        assert_eq!(Chain::new(vec![]), Err(IkError::TooFewJoints(0)));
+        assert_eq!(Chain::new(vec![Vec3::ZERO]), Err(IkError::TooFewJoints(1)));
+    }
+
+    #[test]
+    fn rejects_zero_length_bone() {
+        let err = Chain::new(vec![Vec3::ZERO, Vec3::X, Vec3::X]).unwrap_err();
+        assert_eq!(err, IkError::ZeroLengthBone { index: 1 });
+        assert_eq!(
+            err.to_string(),
+            "bone 1 has zero length (joints 1 and 2 coincide)"
+        );
+    }
+
+    #[test]
+    fn rejects_non_finite_joints_and_overflowing_reach() {
+        let err = Chain::new(vec![Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)]).unwrap_err();
+        assert!(matches!(err, IkError::NonFiniteJoint { index: 1, .. }));
+        let huge = Vec3::new(f32::MAX, 0.0, 0.0);
+        assert!(Chain::new(vec![-huge, huge]).is_err());
+    }
+
+    #[test]
+    fn accessors_report_the_built_chain() {
+        let chain = Chain::new(vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 2.0, 0.0)]).unwrap();
+        assert_eq!(chain.bone_lengths(), &[1.0, 2.0]);
+        assert_eq!(chain.reach(), 3.0);
+        assert_eq!(chain.end(), Vec3::new(1.0, 2.0, 0.0));
+        assert_eq!(chain.root(), Vec3::ZERO);
+        assert_eq!(chain.bone_count(), 2);
+        assert_eq!(chain.bone_length_error(), 0.0);
+    }
+
+    #[test]
+    fn set_root_translates_rigidly() {
+        let mut chain = Chain::new(vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0)]).unwrap();
+        chain.set_root(Vec3::new(5.0, 0.0, 0.0));
+        assert_eq!(chain.joints()[2], Vec3::new(6.0, 1.0, 0.0));
+        assert_eq!(chain.bone_length_error(), 0.0);
+    }
+
+    #[test]
+    fn set_pose_checks_lengths() {
+        let mut chain = Chain::new(vec![Vec3::ZERO, Vec3::X]).unwrap();
+        assert!(chain.set_pose(&[Vec3::ZERO, Vec3::Y]).is_ok());
+        assert_eq!(chain.end(), Vec3::Y);
+        assert!(chain.set_pose(&[Vec3::ZERO, Vec3::Y * 2.0]).is_err());
+        assert!(chain.set_pose(&[Vec3::ZERO]).is_err());
+    }
+
+    #[test]
+    fn rest_frame_rotates_rest_directions() {
+        let mut chain = Chain::new(vec![Vec3::ZERO, Vec3::X]).unwrap();
+        chain.set_rest_frame(Quat::from_rotation_y(std::f32::consts::FRAC_PI_2));
+        let dir: Vec<Vec3> = chain.rest_directions().collect();
+        assert!((dir[0] - Vec3::new(0.0, 0.0, -1.0)).length() < 1e-6);
+    }
+}

@@ -1,0 +1,61 @@
+//! Pole targets: bending inner joints toward a hint point (spider thesis §4.1).
+
+use glam::DVec3;
+
+use super::unit_frame::has_direction;
+
+/// Swings every inner joint about the line through its two neighbours so that
+/// it lies on the side of that line facing `pole`.
+///
+/// The joint keeps its distance to both neighbours (it turns on a circle about
+/// their axis), so bone lengths and the end effector are untouched. Joints on
+/// their neighbours' axis (a straight chain) and poles on that axis give no
+/// side to turn toward and are left as they are.
+pub(super) fn bend_toward_pole(joints: &mut [DVec3], pole: DVec3) {
+    for i in 1..joints.len().saturating_sub(1) {
+        let before = joints[i - 1];
+        let axis_vec = joints[i + 1] - before;
+        if !has_direction(axis_vec) {
+            continue;
+        }
+        let axis = axis_vec.normalize();
+        let joint_rel = joints[i] - before;
+        let joint_off = joint_rel.reject_from_normalized(axis);
+        let pole_off = (pole - before).reject_from_normalized(axis);
+        if !(has_direction(joint_off) && has_direction(pole_off)) {
+            continue;
+        }
+        // Same height along the axis, same radius about it, pole's side.
+        let along = axis * joint_rel.dot(axis);
+        joints[i] = before + along + pole_off * (joint_off.length() / pole_off.length());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bends_knee_toward_pole_keeping_lengths() {
+        let mut joints = [
+            DVec3::ZERO,
+            DVec3::new(1.0, -1.0, 0.0),
+            DVec3::new(2.0, 0.0, 0.0),
+        ];
+        bend_toward_pole(&mut joints, DVec3::new(1.0, 5.0, 0.0));
+        assert!((joints[1] - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-12);
+        assert_eq!(joints[2], DVec3::new(2.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn pole_on_axis_or_straight_chain_is_left_alone() {
+        let straight = [DVec3::ZERO, DVec3::X, DVec3::X * 2.0];
+        let mut joints = straight;
+        bend_toward_pole(&mut joints, DVec3::Y);
+        assert_eq!(joints, straight);
+        let bent = [DVec3::ZERO, DVec3::new(1.0, 1.0, 0.0), DVec3::X * 2.0];
+        let mut joints = bent;
+        bend_toward_pole(&mut joints, DVec3::X * 7.0);
+        assert_eq!(joints, bent);
+    }
+}

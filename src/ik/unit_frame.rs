@@ -1,0 +1,199 @@
+//! The frame every solver works in: root at the origin, reach scaled to 1, `f64`.
+//!
+//! Solving there makes every internal threshold relative to the chain's size,
+//! keeps full precision for chains far from the world origin, and leaves the
+//! only `f32` rounding to the final write-back, which the tolerance accounts
+//! for. The wrapper also owns the checks every solver shares (non-finite
+//! target, the precision floor, the final error and verdict), so they live in
+//! one place.
+
+use glam::{DVec3, Vec3};
+
+use super::{Chain, SolveParams, SolveReport, Termination};
+
+/// Squared length below which a unit-frame vector has no usable direction.
+const DIRECTION_EPSILON_SQ: f64 = 1e-40;
+
+/// Unit vector along `v`, or `fallback` when `v` is too short to have one.
+#[inline]
+pub(super) fn dir_or(v: DVec3, fallback: DVec3) -> DVec3 {
+    let len_sq = v.length_squared();
+    if len_sq > DIRECTION_EPSILON_SQ && len_sq.is_finite() {
+        v * len_sq.sqrt().recip()
+    } else {
+        fallback
+    }
+}
+
+/// Whether `v` is long enough to have a direction.
+#[inline]
+pub(super) fn has_direction(v: DVec3) -> bool {
+    v.length_squared() > DIRECTION_EPSILON_SQ
+}
+
+/// A solve as the solver core sees it, in unit-frame coordinates.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct UnitProblem {
+    /// The target, relative to the root and divided by the reach.
+    pub target: DVec3,
+    /// Tolerance the core aims for, tightened so that the `f32` write-back
+    /// cannot push a reached end past the caller's tolerance.
+    pub tolerance: f64,
+    /// Smallest error change worth calling progress.
+    pub floor: f64,
+    /// Iteration budget.
+    pub max_iterations: u32,
+    /// Pole in unit-frame coordinates, if one was given and is finite.
+    pub pole: Option<DVec3>,
+    /// Desired last-bone direction (unit), if one was given and is usable.
+    pub end_direction: Option<DVec3>,
+}
+
+impl UnitProblem {
+    /// Whether the target lies beyond the chain's reach (1 in this frame).
+    pub fn target_unreachable(&self) -> bool {
+        self.target.length() >= 1.0
+    }
+
+    /// The shared stopping rule: reached, or no meaningful progress.
+    pub fn verdict(&self, error: f64, previous_error: f64) -> Option<Termination> {
+        if error <= self.tolerance {
+            Some(Termination::Reached)
+        } else if previous_error - error <= self.floor {
+            Some(self.stop_reason(error))
+        } else {
+            None
+        }
+    }
+
+    /// Why a solver that can make no more progress stopped: out of reach, at
+    /// the precision floor, or stalled.
+    pub fn stop_reason(&self, error: f64) -> Termination {
+        if self.target_unreachable() {
+            Termination::Unreachable
+        } else if error <= 16.0 * self.floor {
+            Termination::PrecisionLimit
+        } else {
+            Termination::Stalled
+        }
+    }
+}
+
+/// What a solver core returns: how many iterations it ran and why it stopped.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CoreOutcome {
+    pub iterations: u32,
+    pub termination: Termination,
+}
+
+impl CoreOutcome {
+    /// An outcome with these figures.
+    pub fn new(iterations: u32, termination: Termination) -> Self {
+        Self {
+            iterations,
+            termination,
+        }
+    }
+}
+
+/// Half the spacing of `f32` values near `magnitude`: the most rounding one
+/// coordinate suffers when written back.
+fn half_ulp(magnitude: f32) -> f64 {
+    let m = magnitude.abs().max(f32::MIN_POSITIVE);
+    let next = f32::from_bits(m.to_bits() + 1);
+    0.5 * f64::from(next - m)
+}
+
+/// Runs `core` on `chain` in the unit frame and turns its outcome into a report.
+///
+/// The core gets the unit-frame joints in `work` (root at the origin, which
+/// it must keep there), the unit bone lengths, and the problem.
+pub(super) fn solve_in_unit_frame(
+    chain: &mut Chain,
+    target: Vec3,
+    params: &SolveParams,
+    work: &mut Vec<DVec3>,
+    core: impl FnOnce(&mut [DVec3], &[f64], &UnitProblem) -> CoreOutcome,
+) -> SolveReport {
+    if !target.is_finite() {
+        return SolveReport {
+            iterations: 0,
+            error: f32::INFINITY,
+            reached: false,
+            termination: Termination::InvalidTarget,
+        };
+    }
+    let tolerance = if params.tolerance >= 0.0 {
+        params.tolerance
+    } else {
+        0.0
+    };
+    let origin = chain.root().as_dvec3();
+    let scale = f64::from(chain.reach());
+    let inv_scale = scale.recip();
+    let to_unit = |p: Vec3| (p.as_dvec3() - origin) * inv_scale;
+
+    // Writing the end back to f32 rounds each of its coordinates (which sit
+    // within the tolerance of the target's) by up to half an ulp; aim that
+    // much inside the tolerance so a reached end stays reached.
+    let rounding = (target.abs() + Vec3::splat(tolerance))
+        .to_array()
+        .iter()
+        .map(|c| half_ulp(*c).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    let core_tolerance = (f64::from(tolerance) - rounding).max(0.25 * f64::from(tolerance));
+    let problem = UnitProblem {
+        target: to_unit(target),
+        tolerance: core_tolerance * inv_scale,
+        floor: rounding * 1e-3 * inv_scale + 1e-14,
+        max_iterations: params.max_iterations,
+        pole: params.pole.map(to_unit).filter(|p| p.is_finite()),
+        end_direction: params
+            .end_direction
+            .map(Vec3::as_dvec3)
+            .filter(|d| d.is_finite() && d.length_squared() > 1e-12)
+            .map(DVec3::normalize),
+    };
+
+    work.clear();
+    work.extend(chain.joints().iter().map(|p| to_unit(*p)));
+    let outcome = core(work, chain.unit_lengths(), &problem);
+    let root = chain.root();
+    let joints = chain.joints_mut();
+    joints[0] = root;
+    for (p, q) in joints.iter_mut().zip(work.iter()).skip(1) {
+        *p = (origin + *q * scale).as_vec3();
+    }
+
+    let error = (chain.end() - target).length();
+    let reached = error <= tolerance;
+    let termination = match outcome.termination {
+        _ if reached => Termination::Reached,
+        Termination::Reached => Termination::PrecisionLimit,
+        other => other,
+    };
+    SolveReport {
+        iterations: outcome.iterations,
+        error,
+        reached,
+        termination,
+    }
+}
+
+/// Lays the chain out straight from the root toward `target`: the exact
+/// answer for a target at or beyond full reach.
+pub(super) fn straighten_toward(joints: &mut [DVec3], unit_lengths: &[f64], target: DVec3) {
+    let direction = dir_or(target, DVec3::Y);
+    for (i, len) in unit_lengths.iter().enumerate() {
+        joints[i + 1] = joints[i] + direction * *len;
+    }
+}
+
+/// Distance from the end effector to the target.
+#[inline]
+pub(super) fn end_error(joints: &[DVec3], target: DVec3) -> f64 {
+    joints
+        .last()
+        .map_or(f64::INFINITY, |end| end.distance(target))
+}

@@ -1,0 +1,13 @@
+//! skitter: a terminal procedural creature simulator.
+//!
+//! A creature (a body with legs, described in TOML) walks over noise terrain:
+//! rays find footholds, a gait decides which legs may step, the body aligns to
+//! the ground and every leg is posed by inverse kinematics. The simulation is a
+//! fixed-step [`sim::World`]; the TUI and the headless runner are two faces over it.
+//!
+//! Layering (see DESIGN.md): [`ik`], [`terrain`], [`creature`] and [`sim`]
+//! know nothing of terminals; `render` is a pure function from a world to a
+//! character grid; `tui` maps keys to commands and draws.
+
+pub mod ik;
+pub mod math;
