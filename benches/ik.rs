@@ -14,8 +14,19 @@ const CASES: usize = 512;
 struct Experiment {
     name: &'static str,
     setup: Setup,
+    /// Some(offset): targets near the current end (a leg re-solved each frame).
+    tracking: Option<f32>,
     params: SolveParams,
     solvers: &'static [SolverKind],
+}
+
+impl Experiment {
+    fn cases(&self) -> Vec<Case> {
+        match self.tracking {
+            Some(offset) => self.setup.tracking_cases(7, CASES, offset),
+            None => self.setup.cases(7, CASES),
+        }
+    }
 }
 
 fn experiments() -> Vec<Experiment> {
@@ -29,18 +40,34 @@ fn experiments() -> Vec<Experiment> {
         Experiment {
             name: "report-10x900mm-reachable",
             setup: Setup::REPORT_REACHABLE,
+            tracking: None,
             params: report_params,
             solvers: &[SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd],
         },
         Experiment {
             name: "report-10x900mm-unreachable",
             setup: Setup::REPORT_UNREACHABLE,
+            tracking: None,
             params: report_params,
             solvers: &[SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd],
         },
         Experiment {
             name: "leg-3-bones",
             setup: Setup::LEG,
+            tracking: None,
+            params: SolveParams {
+                tolerance: 1e-4 * leg_reach,
+                max_iterations: 200,
+                ..SolveParams::default()
+            },
+            solvers: &[SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd],
+        },
+        Experiment {
+            // 1% of the reach: 1.8 cm, what a foot target moves in one 1/120 s
+            // step at 2 m/s.
+            name: "leg-3-bones-tracking",
+            setup: Setup::LEG,
+            tracking: Some(0.01),
             params: SolveParams {
                 tolerance: 1e-4 * leg_reach,
                 max_iterations: 200,
@@ -54,6 +81,7 @@ fn experiments() -> Vec<Experiment> {
                 bones: 2,
                 ..Setup::LEG
             },
+            tracking: None,
             params: SolveParams {
                 tolerance: 1e-4 * 2.0 * Setup::LEG.bone_length,
                 max_iterations: 200,
@@ -71,7 +99,7 @@ fn print_quality(experiments: &[Experiment]) {
         "experiment", "solver", "mean iter", "success", "max error"
     );
     for exp in experiments {
-        let cases = exp.setup.cases(7, CASES);
+        let cases = exp.cases();
         for kind in exp.solvers {
             let stats = run(kind.build().as_mut(), &cases, &exp.params);
             println!(
@@ -90,7 +118,7 @@ fn bench_solvers(c: &mut Criterion) {
     let experiments = experiments();
     print_quality(&experiments);
     for exp in &experiments {
-        let cases: Vec<Case> = exp.setup.cases(7, CASES);
+        let cases: Vec<Case> = exp.cases();
         let mut group = c.benchmark_group(exp.name);
         for kind in exp.solvers {
             let mut solver = kind.build();
@@ -100,7 +128,12 @@ fn bench_solvers(c: &mut Criterion) {
                 b.iter(|| {
                     let case = &cases[next % cases.len()];
                     next += 1;
-                    chain.clone_from(&case.chain);
+                    // The analytic solve does not depend on the start pose (the
+                    // pole fixes the bend plane), so it needs no reset; the
+                    // iterative ones must start from the case's pose every time.
+                    if *kind != SolverKind::TwoBone {
+                        chain.clone_from(&case.chain);
+                    }
                     black_box(solver.solve(&mut chain, black_box(case.target), &exp.params))
                 })
             });

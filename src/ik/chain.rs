@@ -67,7 +67,7 @@ impl Chain {
         for (index, pair) in joints.windows(2).enumerate() {
             let bone = pair[1] - pair[0];
             let length = bone.length();
-            if !(length > 0.0) || !length.is_finite() {
+            if length == 0.0 || !length.is_finite() {
                 return Err(IkError::ZeroLengthBone { index });
             }
             lengths.push(length);
@@ -167,7 +167,8 @@ impl Chain {
         }
         for (index, (pair, len)) in joints.windows(2).zip(&self.lengths).enumerate() {
             let actual = (pair[1] - pair[0]).length();
-            if !((actual - len).abs() <= 1e-4 * self.reach) {
+            let within = (actual - len).abs() <= 1e-4 * self.reach;
+            if !within {
                 return Err(IkError::PoseMismatch(format!(
                     "bone {index} is {actual} long, chain needs {len}"
                 )));

@@ -57,6 +57,21 @@ impl Setup {
         (0..count).map(|_| self.case(&mut rng)).collect()
     }
 
+    /// `count` tracking cases: the target is the current end moved by up to
+    /// `max_offset` (a fraction of the reach), as when a leg is re-solved every
+    /// frame from its previous pose while its foot target moves a little.
+    pub fn tracking_cases(&self, seed: u64, count: usize, max_offset: f32) -> Vec<Case> {
+        let mut rng = SplitMix64::new(seed);
+        (0..count)
+            .map(|_| {
+                let mut case = self.case(&mut rng);
+                let offset = rng.range(0.0, max_offset) * case.chain.reach();
+                case.target = case.chain.end() + rng.unit_vector() * offset;
+                case
+            })
+            .collect()
+    }
+
     fn case(&self, rng: &mut SplitMix64) -> Case {
         let mut joints = Vec::with_capacity(self.bones + 1);
         joints.push(Vec3::ZERO);

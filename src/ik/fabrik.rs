@@ -1,12 +1,16 @@
 //! FABRIK: forward and backward reaching inverse kinematics (the report's Algorithm 1).
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec3A};
 
 use super::pole::bend_toward_pole;
 use super::unit_frame::{
-    CoreOutcome, UnitProblem, dir_or, end_error, solve_in_unit_frame, straighten_toward,
+    CoreOutcome, UnitProblem, end_error, solve_in_unit_frame, straighten_toward,
 };
 use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
+
+/// Unit-frame error down to which `f32` iterations are trustworthy: a few
+/// dozen ulps of the chain's reach. Finer tolerances are finished in `f64`.
+const F32_RESOLUTION: f64 = 32.0 * f32::EPSILON as f64;
 
 /// Forward and backward reaching IK.
 ///
@@ -16,9 +20,16 @@ use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
 /// pass by straightening the chain toward it. With a pole, every inner joint is
 /// then swung about the line through its neighbours toward the pole, which
 /// moves neither the end nor any bone length.
+///
+/// Each joint update is a serial chain of a square root and a division, so the
+/// iterations run in `f32` SIMD lanes, which are shorter on that chain; only a
+/// tolerance finer than `f32` can resolve for the chain's size gets a final
+/// few iterations in `f64`.
 #[derive(Debug, Clone, Default)]
 pub struct Fabrik {
     work: Vec<DVec3>,
+    fast: Vec<Vec3A>,
+    fast_lengths: Vec<f32>,
 }
 
 impl Solver for Fabrik {
@@ -27,60 +38,146 @@ impl Solver for Fabrik {
     }
 
     fn solve(&mut self, chain: &mut Chain, target: Vec3, params: &SolveParams) -> SolveReport {
-        solve_in_unit_frame(
-            chain,
-            target,
-            params,
-            &mut self.work,
-            |joints, lengths, problem| {
-                let outcome = if problem.max_iterations == 0 {
-                    CoreOutcome::new(0, Termination::MaxIterations)
-                } else if problem.target_unreachable() {
-                    straighten_toward(joints, lengths, problem.target);
-                    CoreOutcome::new(1, Termination::Unreachable)
-                } else {
-                    reach_iteratively(joints, lengths, problem)
-                };
-                if let Some(pole) = problem.pole {
-                    bend_toward_pole(joints, pole);
-                }
-                outcome
-            },
-        )
+        let Self {
+            work,
+            fast,
+            fast_lengths,
+        } = self;
+        solve_in_unit_frame(chain, target, params, work, |joints, lengths, problem| {
+            let outcome = if problem.max_iterations == 0 {
+                CoreOutcome::new(0, Termination::MaxIterations)
+            } else if problem.beyond_reach() {
+                straighten_toward(joints, lengths, problem.target);
+                CoreOutcome::new(1, Termination::Unreachable)
+            } else {
+                reach_iteratively(joints, lengths, problem, fast, fast_lengths)
+            };
+            if let Some(pole) = problem.pole {
+                bend_toward_pole(joints, pole);
+            }
+            outcome
+        })
     }
 }
 
-fn reach_iteratively(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem) -> CoreOutcome {
-    let target = problem.target;
-    let last = joints.len() - 1;
-    let mut error = end_error(joints, target);
-    if error <= problem.tolerance {
+/// Iterates in `f32` down to what `f32` resolves, then (if the tolerance asks
+/// for more) in `f64`.
+fn reach_iteratively(
+    joints: &mut [DVec3],
+    lengths: &[f64],
+    problem: &UnitProblem,
+    fast: &mut Vec<Vec3A>,
+    fast_lengths: &mut Vec<f32>,
+) -> CoreOutcome {
+    if end_error(joints, problem.target) <= problem.tolerance {
         return CoreOutcome::new(0, Termination::Reached);
     }
-    // When two joints coincide a bone has no direction; carrying on in the
-    // direction of the bone just placed keeps the chain finite and connected.
-    let mut fallback = dir_or(target, DVec3::Y);
-    let mut iterations = 0;
-    while iterations < problem.max_iterations {
-        iterations += 1;
-        // Forward: end on the target, each joint pulled toward its successor.
-        joints[last] = target;
-        for i in (1..last).rev() {
-            let dir = dir_or(joints[i] - joints[i + 1], fallback);
-            fallback = dir;
-            joints[i] = joints[i + 1] + dir * lengths[i];
-        }
-        // Backward: root back in place, each joint pulled toward its predecessor.
-        for i in 0..last {
-            let dir = dir_or(joints[i + 1] - joints[i], -fallback);
-            fallback = -dir;
-            joints[i + 1] = joints[i] + dir * lengths[i];
-        }
-        let previous = error;
-        error = end_error(joints, target);
-        if let Some(termination) = problem.verdict(error, previous) {
-            return CoreOutcome::new(iterations, termination);
-        }
+    fast.clear();
+    fast.extend(joints.iter().map(|p| Vec3A::from(p.as_vec3())));
+    fast_lengths.clear();
+    fast_lengths.extend(lengths.iter().map(|l| *l as f32));
+    let coarse = UnitProblem {
+        tolerance: problem.tolerance.max(F32_RESOLUTION),
+        floor: problem.floor.max(f64::from(f32::EPSILON)),
+        ..*problem
+    };
+    let first = passes_f32(fast, fast_lengths, &coarse, problem.max_iterations);
+    for (p, q) in joints.iter_mut().zip(fast.iter()).skip(1) {
+        *p = q.as_dvec3();
     }
-    CoreOutcome::new(iterations, Termination::MaxIterations)
+    // f32 stopping short (reached its resolution, or stalled at it) is not
+    // the end when the caller asked for more than f32 can give.
+    let handed_over = coarse.tolerance > problem.tolerance
+        && matches!(
+            first.termination,
+            Termination::Reached | Termination::PrecisionLimit | Termination::Stalled
+        );
+    if !handed_over {
+        return first;
+    }
+    let remaining = problem.max_iterations - first.iterations;
+    let second = passes_f64(joints, lengths, problem, remaining);
+    CoreOutcome::new(first.iterations + second.iterations, second.termination)
 }
+
+/// One FABRIK loop over a precision's vector type: the same algorithm for the
+/// `f32` and `f64` stages, written once.
+macro_rules! fabrik_passes {
+    ($name:ident, $vec:ty, $scalar:ty) => {
+        fn $name(
+            joints: &mut [$vec],
+            lengths: &[$scalar],
+            problem: &UnitProblem,
+            max_iterations: u32,
+        ) -> CoreOutcome {
+            let target = <$vec>::from(problem.target.to_array().map(|c| c as $scalar));
+            let last = joints.len() - 1;
+            let mut error = f64::from(joints[last].distance(target));
+            // When two joints coincide a bone has no direction; carrying on in
+            // the direction of the bone just placed keeps the chain connected.
+            let mut fallback = target.normalize_or(<$vec>::Y);
+            let mut iterations = 0;
+            let mut nudged = false;
+            while iterations < max_iterations {
+                iterations += 1;
+                // Forward: end on the target, each joint pulled toward its successor.
+                joints[last] = target;
+                for i in (1..last).rev() {
+                    let offset = joints[i] - joints[i + 1];
+                    let len_sq = offset.length_squared();
+                    let dir = if len_sq > 1e-30 {
+                        offset * len_sq.sqrt().recip()
+                    } else {
+                        fallback
+                    };
+                    fallback = dir;
+                    joints[i] = joints[i + 1] + dir * lengths[i];
+                }
+                // Backward: root in place, each joint pulled toward its predecessor.
+                for i in 0..last {
+                    let offset = joints[i + 1] - joints[i];
+                    let len_sq = offset.length_squared();
+                    let dir = if len_sq > 1e-30 {
+                        offset * len_sq.sqrt().recip()
+                    } else {
+                        -fallback
+                    };
+                    fallback = -dir;
+                    joints[i + 1] = joints[i] + dir * lengths[i];
+                }
+                let previous = error;
+                error = f64::from(joints[last].distance(target));
+                match problem.verdict(error, previous) {
+                    // Joints on one line with the target stay on it under
+                    // both passes; bend them off it once and try again.
+                    Some(Termination::Stalled) if !nudged && !problem.target_unreachable() => {
+                        nudged = true;
+                        let side =
+                            <$vec>::from(side_of_line(problem).to_array().map(|c| c as $scalar));
+                        for (i, joint) in joints.iter_mut().enumerate().take(last).skip(1) {
+                            let sign: $scalar = if i % 2 == 1 { 1.0 } else { -1.0 };
+                            *joint += side * (sign * 0.05 * lengths[i]);
+                        }
+                    }
+                    Some(termination) => return CoreOutcome::new(iterations, termination),
+                    None => {}
+                }
+            }
+            CoreOutcome::new(iterations, Termination::MaxIterations)
+        }
+    };
+}
+
+/// A direction off the root–target line to bend a stuck chain toward: the
+/// pole's side when there is a pole, any perpendicular otherwise.
+fn side_of_line(problem: &UnitProblem) -> DVec3 {
+    let axis = problem.target.normalize_or(DVec3::Y);
+    problem
+        .pole
+        .map(|pole| pole.reject_from_normalized(axis))
+        .filter(|offset| offset.length_squared() > 1e-20)
+        .map_or_else(|| axis.any_orthonormal_vector(), DVec3::normalize)
+}
+
+fabrik_passes!(passes_f32, Vec3A, f32);
+fabrik_passes!(passes_f64, DVec3, f64);

@@ -65,6 +65,17 @@ impl Default for GradientDescent {
     }
 }
 
+impl GradientDescent {
+    /// A solver with these secondary-objective weights and default damping.
+    pub fn with_weights(rest_weight: f64, orientation_weight: f64) -> Self {
+        Self {
+            rest_weight,
+            orientation_weight,
+            ..Self::default()
+        }
+    }
+}
+
 impl Solver for GradientDescent {
     fn kind(&self) -> SolverKind {
         SolverKind::Gradient

@@ -185,7 +185,7 @@ impl SolverKind {
         match self {
             SolverKind::Fabrik => Box::new(Fabrik::default()),
             SolverKind::Gradient => Box::new(GradientDescent::default()),
-            SolverKind::TwoBone => Box::new(TwoBone::default()),
+            SolverKind::TwoBone => Box::new(TwoBone),
             SolverKind::Ccd => Box::new(Ccd::default()),
         }
     }

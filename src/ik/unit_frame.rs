@@ -47,12 +47,22 @@ pub(super) struct UnitProblem {
     pub pole: Option<DVec3>,
     /// Desired last-bone direction (unit), if one was given and is usable.
     pub end_direction: Option<DVec3>,
+    /// Closest the end can come to the root: a bone longer than all the others
+    /// together leaves a hollow around the root no pose reaches.
+    pub inner_reach: f64,
 }
 
 impl UnitProblem {
     /// Whether the target lies beyond the chain's reach (1 in this frame).
-    pub fn target_unreachable(&self) -> bool {
+    pub fn beyond_reach(&self) -> bool {
         self.target.length() >= 1.0
+    }
+
+    /// Whether no pose puts the end on the target: beyond the reach, or inside
+    /// the hollow around the root.
+    pub fn target_unreachable(&self) -> bool {
+        let distance = self.target.length();
+        distance >= 1.0 || distance < self.inner_reach
     }
 
     /// The shared stopping rule: reached, or no meaningful progress.
@@ -154,6 +164,10 @@ pub(super) fn solve_in_unit_frame(
             .map(Vec3::as_dvec3)
             .filter(|d| d.is_finite() && d.length_squared() > 1e-12)
             .map(DVec3::normalize),
+        inner_reach: {
+            let longest = chain.unit_lengths().iter().copied().fold(0.0, f64::max);
+            (2.0 * longest - 1.0).max(0.0)
+        },
     };
 
     work.clear();

@@ -1,0 +1,616 @@
+//! IK invariants (property tests) and the awkward cases, for every solver.
+
+use glam::Vec3;
+use proptest::prelude::*;
+use skitter::ik::experiment::{Setup, run};
+use skitter::ik::{
+    Chain, GradientDescent, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
+    TwoBone,
+};
+
+/// Solvers that can pose `chain`.
+fn solvers_for(chain: &Chain) -> Vec<Box<dyn Solver>> {
+    SolverKind::ALL
+        .into_iter()
+        .map(SolverKind::build)
+        .filter(|s| s.supports(chain).is_ok())
+        .collect()
+}
+
+/// The invariants every solve must keep, whatever the target.
+fn assert_invariants(
+    kind: SolverKind,
+    before: &Chain,
+    after: &Chain,
+    report: &SolveReport,
+    params: &SolveParams,
+    target: Vec3,
+) {
+    assert_eq!(after.root(), before.root(), "{kind}: root moved");
+    assert!(
+        after.joints().iter().all(|p| p.is_finite()),
+        "{kind}: non-finite joint {:?}",
+        after.joints()
+    );
+    let scale = before.reach() + before.root().abs().max_element() + target.abs().max_element();
+    let tolerance = scale * 4.0 * f32::EPSILON;
+    for (i, (pair, len)) in after
+        .joints()
+        .windows(2)
+        .zip(before.bone_lengths())
+        .enumerate()
+    {
+        let actual = (pair[1] - pair[0]).length();
+        assert!(
+            (actual - len).abs() <= tolerance,
+            "{kind}: bone {i} is {actual}, should be {len} (±{tolerance})"
+        );
+    }
+    assert!(
+        report.iterations <= params.max_iterations,
+        "{kind}: {} iterations > {}",
+        report.iterations,
+        params.max_iterations
+    );
+    assert!(report.error.is_finite(), "{kind}: error {}", report.error);
+    let actual_error = (after.end() - target).length();
+    assert!(
+        (report.error - actual_error).abs() <= 1e-6 * scale,
+        "{kind}: reported {} vs actual {actual_error}",
+        report.error
+    );
+    assert_eq!(
+        report.reached,
+        report.error <= params.tolerance,
+        "{kind}: reached flag disagrees with error"
+    );
+}
+
+fn solve_all(
+    chain: &Chain,
+    target: Vec3,
+    params: &SolveParams,
+) -> Vec<(SolverKind, Chain, SolveReport)> {
+    solvers_for(chain)
+        .into_iter()
+        .map(|mut solver| {
+            let mut posed = chain.clone();
+            let report = solver.solve(&mut posed, target, params);
+            assert_invariants(solver.kind(), chain, &posed, &report, params, target);
+            (solver.kind(), posed, report)
+        })
+        .collect()
+}
+
+fn chain(points: &[[f32; 3]]) -> Chain {
+    Chain::new(points.iter().map(|p| Vec3::from_array(*p)).collect()).unwrap()
+}
+
+fn leg() -> Chain {
+    chain(&[
+        [0.0, 0.0, 0.0],
+        [0.3, 0.3, 0.0],
+        [0.8, 0.2, 0.0],
+        [1.0, -0.4, 0.0],
+    ])
+}
+
+fn arb_vec(range: f32) -> impl Strategy<Value = Vec3> {
+    (-range..range, -range..range, -range..range).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+prop_compose! {
+    /// A chain of 2–7 bones at `scale`, in an arbitrary (possibly folded) pose.
+    fn arb_chain(scale: f32)(
+        root in arb_vec(3.0),
+        bones in prop::collection::vec((arb_vec(1.0), 0.05f32..1.0), 2..=7),
+    ) -> Chain {
+        let mut joints = vec![root * scale];
+        for (dir, len) in bones {
+            let dir = dir.normalize_or(Vec3::X);
+            let next = *joints.last().unwrap() + dir * len * scale;
+            joints.push(next);
+        }
+        Chain::new(joints).unwrap()
+    }
+}
+
+fn params_for(chain: &Chain, pole: Option<Vec3>) -> SolveParams {
+    SolveParams {
+        tolerance: 1e-4 * chain.reach(),
+        max_iterations: 60,
+        pole,
+        end_direction: None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn solvers_keep_invariants(
+        chain in arb_chain(1.0),
+        target_dir in arb_vec(1.0),
+        reach_fraction in 0.0f32..2.5,
+        pole in prop::option::of(arb_vec(5.0)),
+    ) {
+        let target = chain.root() + target_dir.normalize_or(Vec3::Y) * reach_fraction * chain.reach();
+        solve_all(&chain, target, &params_for(&chain, pole));
+    }
+
+    #[test]
+    fn solvers_are_scale_invariant(
+        scale_exp in prop::sample::select(vec![-6i32, -3, 3, 6]),
+        chain in arb_chain(1.0),
+        target_dir in arb_vec(1.0),
+        reach_fraction in 0.0f32..2.0,
+    ) {
+        let scale = 10f32.powi(scale_exp);
+        let scaled = Chain::new(chain.joints().iter().map(|p| *p * scale).collect()).unwrap();
+        let direction = target_dir.normalize_or(Vec3::Y);
+        let target = chain.root() + direction * reach_fraction * chain.reach();
+        let scaled_target = scaled.root() + direction * reach_fraction * scaled.reach();
+        let unit = solve_all(&chain, target, &params_for(&chain, None));
+        let big_or_small = solve_all(&scaled, scaled_target, &params_for(&scaled, None));
+        for ((kind, _, at_one), (_, _, scaled_report)) in unit.iter().zip(&big_or_small) {
+            let relative = |r: &SolveReport, reach: f32| r.error / reach;
+            prop_assert!(
+                (relative(at_one, chain.reach()) - relative(scaled_report, scaled.reach())).abs() <= 1e-3,
+                "{kind} at 1e{scale_exp}: {scaled_report:?} vs {at_one:?}"
+            );
+            if *kind == SolverKind::Fabrik || *kind == SolverKind::TwoBone {
+                prop_assert_eq!(at_one.reached, scaled_report.reached, "{} at 1e{}", kind, scale_exp);
+            }
+        }
+    }
+
+    #[test]
+    fn fabrik_reaches_reachable_targets(
+        chain in arb_chain(1.0),
+        target_dir in arb_vec(1.0),
+        reach_fraction in 0.0f32..0.9,
+    ) {
+        let longest = chain.bone_lengths().iter().copied().fold(0.0, f32::max);
+        let inner = (2.0 * longest - chain.reach()).max(0.0);
+        // FABRIK slows to a crawl right at the workspace's edges (fully
+        // stretched, or folded against the hollow a long bone leaves around
+        // the root); this property is about the interior.
+        let distance = reach_fraction * chain.reach();
+        prop_assume!(distance > inner + 0.1 * chain.reach() && distance < 0.9 * chain.reach());
+        let target = chain.root() + target_dir.normalize_or(Vec3::Y) * distance;
+        let mut posed = chain.clone();
+        let params = SolveParams { max_iterations: 500, ..params_for(&chain, None) };
+        let report = SolverKind::Fabrik.build().solve(&mut posed, target, &params);
+        prop_assert!(report.reached, "{report:?}");
+    }
+}
+
+#[test]
+fn reachable_leg_targets_are_reached_by_every_solver() {
+    let cases = Setup::LEG.cases(11, 300);
+    let reach = cases[0].chain.reach();
+    let params = SolveParams {
+        tolerance: 1e-4 * reach,
+        max_iterations: 200,
+        ..SolveParams::default()
+    };
+    for kind in [SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd] {
+        let stats = run(kind.build().as_mut(), &cases, &params);
+        assert_eq!(stats.reached, stats.solves, "{kind}: {stats:?}");
+        assert!(stats.max_error <= params.tolerance, "{kind}: {stats:?}");
+        assert_eq!(stats.non_finite, 0);
+    }
+    let two_bone_cases = Setup {
+        bones: 2,
+        ..Setup::LEG
+    }
+    .cases(11, 300);
+    let stats = run(&mut TwoBone, &two_bone_cases, &params);
+    assert_eq!(stats.reached, stats.solves, "two-bone: {stats:?}");
+    assert_eq!(
+        stats.iterations, 300,
+        "two-bone takes exactly one iteration per solve"
+    );
+}
+
+#[test]
+fn gradient_descent_reaches_leg_targets_within_200_iterations() {
+    let cases = Setup::LEG.cases(3, 500);
+    let params = SolveParams {
+        tolerance: 1e-4 * cases[0].chain.reach(),
+        max_iterations: 200,
+        ..SolveParams::default()
+    };
+    let stats = run(&mut GradientDescent::default(), &cases, &params);
+    assert_eq!(stats.reached, 500, "{stats:?}");
+    assert!(stats.mean_iterations() < 20.0, "{stats:?}");
+}
+
+#[test]
+fn fabrik_matches_the_report_experiment() {
+    let cases = Setup::REPORT_REACHABLE.cases(7, 1000);
+    let params = SolveParams {
+        tolerance: 1e-3,
+        max_iterations: 1000,
+        ..SolveParams::default()
+    };
+    let stats = run(SolverKind::Fabrik.build().as_mut(), &cases, &params);
+    assert_eq!(stats.success_percent(), 100.0, "{stats:?}");
+    assert!(
+        stats.mean_iterations() <= 12.5,
+        "mean iterations {}",
+        stats.mean_iterations()
+    );
+    assert!(stats.max_bone_error <= 1e-3, "{stats:?}");
+}
+
+#[test]
+fn fabrik_answers_unreachable_targets_in_one_straight_pass() {
+    let cases = Setup::REPORT_UNREACHABLE.cases(7, 200);
+    for case in &cases {
+        let mut posed = case.chain.clone();
+        let report =
+            SolverKind::Fabrik
+                .build()
+                .solve(&mut posed, case.target, &SolveParams::default());
+        assert_eq!(report.iterations, 1);
+        assert_eq!(report.termination, Termination::Unreachable);
+        assert!(!report.reached);
+        let dir = case.target.normalize();
+        for p in posed.joints() {
+            assert!(
+                p.cross(dir).length() <= 1e-2,
+                "joint {p} off the root–target line"
+            );
+        }
+        assert!((posed.end().length() - case.chain.reach()).abs() <= 1e-2);
+    }
+}
+
+#[test]
+fn target_at_the_root() {
+    for chain in [
+        leg(),
+        chain(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]),
+    ] {
+        let params = SolveParams {
+            max_iterations: 100,
+            ..params_for(&chain, None)
+        };
+        for (kind, _, report) in solve_all(&chain, chain.root(), &params) {
+            assert!(report.error.is_finite(), "{kind}");
+        }
+    }
+    // Equal bones can fold exactly onto the root.
+    let equal = chain(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0]]);
+    let mut posed = equal.clone();
+    let report = TwoBone.solve(&mut posed, Vec3::ZERO, &params_for(&equal, None));
+    assert!(report.reached, "{report:?}");
+}
+
+#[test]
+fn target_on_the_chain() {
+    let chain = leg();
+    let on_chain = chain.joints()[2];
+    let params = SolveParams {
+        max_iterations: 200,
+        ..params_for(&chain, None)
+    };
+    for (kind, _, report) in solve_all(&chain, on_chain, &params) {
+        if kind != SolverKind::Gradient {
+            assert!(report.reached, "{kind}: {report:?}");
+        }
+    }
+}
+
+#[test]
+fn collinear_straight_chain_with_target_along_its_axis() {
+    let straight = chain(&[
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+    ]);
+    let params = SolveParams {
+        max_iterations: 200,
+        ..params_for(&straight, None)
+    };
+    // Closer along the axis: the chain has to bend out of its singular pose.
+    for (kind, posed, report) in solve_all(&straight, Vec3::new(1.5, 0.0, 0.0), &params) {
+        assert!(report.reached, "{kind}: {report:?} {:?}", posed.joints());
+    }
+    // Farther along the axis: already as close as it can be.
+    for (kind, posed, report) in solve_all(&straight, Vec3::new(5.0, 0.0, 0.0), &params) {
+        assert!((report.error - 2.0).abs() < 1e-4, "{kind}: {report:?}");
+        assert!(
+            (posed.end() - Vec3::new(3.0, 0.0, 0.0)).length() < 1e-4,
+            "{kind}"
+        );
+    }
+    let two = chain(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
+    let mut posed = two.clone();
+    let report = TwoBone.solve(
+        &mut posed,
+        Vec3::new(1.0, 0.0, 0.0),
+        &params_for(&two, None),
+    );
+    assert!(report.reached, "{report:?}");
+}
+
+#[test]
+fn pole_on_the_chain_axis_is_harmless() {
+    let chain = leg();
+    let target = Vec3::new(1.2, -0.2, 0.3);
+    let on_axis = chain.root() + (target - chain.root()) * 0.5;
+    let params = SolveParams {
+        max_iterations: 200,
+        ..params_for(&chain, Some(on_axis))
+    };
+    for (kind, _, report) in solve_all(&chain, target, &params) {
+        assert!(report.reached, "{kind}: {report:?}");
+    }
+}
+
+#[test]
+fn pole_decides_which_way_the_knee_bends() {
+    let knee_down = chain(&[[0.0, 0.0, 0.0], [0.5, -0.5, 0.0], [1.0, 0.0, 0.0]]);
+    for pole in [
+        Vec3::new(0.5, 2.0, 0.0),
+        Vec3::new(0.5, -2.0, 0.0),
+        Vec3::new(0.5, 0.0, 2.0),
+    ] {
+        let params = SolveParams {
+            max_iterations: 100,
+            ..params_for(&knee_down, Some(pole))
+        };
+        for (kind, posed, report) in solve_all(&knee_down, Vec3::new(1.2, 0.0, 0.0), &params) {
+            assert!(report.reached, "{kind}");
+            let knee_side = posed.joints()[1] - Vec3::new(posed.joints()[1].x, 0.0, 0.0);
+            let pole_side = pole - Vec3::new(pole.x, 0.0, 0.0);
+            assert!(
+                knee_side.normalize().dot(pole_side.normalize()) > 0.99,
+                "{kind}: knee {:?} pole {pole}",
+                posed.joints()[1]
+            );
+        }
+    }
+}
+
+#[test]
+fn zero_iterations_leave_the_chain_alone() {
+    let chain = leg();
+    let params = SolveParams {
+        max_iterations: 0,
+        ..params_for(&chain, None)
+    };
+    for (kind, posed, report) in solve_all(&chain, Vec3::new(0.5, -0.5, 0.5), &params) {
+        assert_eq!(report.iterations, 0, "{kind}");
+        assert_eq!(posed.joints(), chain.joints(), "{kind}");
+    }
+}
+
+#[test]
+fn iteration_budget_is_respected() {
+    let cases = Setup::REPORT_REACHABLE.cases(5, 50);
+    for budget in [1, 2, 3] {
+        let params = SolveParams {
+            tolerance: 1e-3,
+            max_iterations: budget,
+            ..SolveParams::default()
+        };
+        for kind in [SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd] {
+            for case in &cases {
+                let mut posed = case.chain.clone();
+                let report = kind.build().solve(&mut posed, case.target, &params);
+                assert!(report.iterations <= budget, "{kind}: {report:?}");
+                if !report.reached && report.termination != Termination::Stalled {
+                    assert_eq!(
+                        report.termination,
+                        Termination::MaxIterations,
+                        "{kind}: {report:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn non_finite_targets_leave_the_chain_alone() {
+    let chain = leg();
+    for target in [Vec3::splat(f32::NAN), Vec3::new(f32::INFINITY, 0.0, 0.0)] {
+        for mut solver in solvers_for(&chain) {
+            let mut posed = chain.clone();
+            let report = solver.solve(&mut posed, target, &SolveParams::default());
+            assert_eq!(
+                report.termination,
+                Termination::InvalidTarget,
+                "{}",
+                solver.kind()
+            );
+            assert_eq!(posed.joints(), chain.joints());
+        }
+    }
+}
+
+#[test]
+fn far_away_chain_keeps_precision() {
+    let offset = Vec3::new(1e4, -2e4, 5e3);
+    let far = Chain::new(leg().joints().iter().map(|p| *p + offset).collect()).unwrap();
+    let params = SolveParams {
+        tolerance: 1e-2,
+        max_iterations: 100,
+        ..SolveParams::default()
+    };
+    for (kind, _, report) in solve_all(&far, offset + Vec3::new(0.8, -0.6, 0.2), &params) {
+        assert!(report.reached, "{kind}: {report:?}");
+    }
+}
+
+#[test]
+fn impossible_tolerance_is_reported_not_looped() {
+    let far = Chain::new(
+        leg()
+            .joints()
+            .iter()
+            .map(|p| *p + Vec3::splat(1e5))
+            .collect(),
+    )
+    .unwrap();
+    let params = SolveParams {
+        tolerance: 1e-9,
+        max_iterations: 500,
+        ..SolveParams::default()
+    };
+    for kind in [SolverKind::Fabrik, SolverKind::Ccd] {
+        let mut posed = far.clone();
+        let report = kind.build().solve(
+            &mut posed,
+            Vec3::splat(1e5) + Vec3::new(0.8, -0.6, 0.2),
+            &params,
+        );
+        // Rounding may land exactly on the target; otherwise the solver must
+        // say it hit the precision floor rather than spend its whole budget.
+        assert!(
+            matches!(
+                report.termination,
+                Termination::Reached | Termination::PrecisionLimit
+            ),
+            "{kind}: {report:?}"
+        );
+        assert!(
+            report.iterations < 100,
+            "{kind} looped toward the budget: {report:?}"
+        );
+    }
+}
+
+#[test]
+fn two_bone_refuses_other_chains_without_panicking() {
+    let three = leg();
+    let err = TwoBone
+        .try_solve(&mut three.clone(), Vec3::X, &SolveParams::default())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        IkError::UnsupportedChain {
+            solver: SolverKind::TwoBone,
+            expected: 2,
+            actual: 3
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the two-bone solver needs a chain of exactly 2 bones, this one has 3"
+    );
+    let mut posed = three.clone();
+    let report = TwoBone.solve(&mut posed, Vec3::X, &SolveParams::default());
+    assert_eq!(report.termination, Termination::UnsupportedChain);
+    assert_eq!(posed, three);
+    let one = chain(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]);
+    assert!(TwoBone.supports(&one).is_err());
+}
+
+#[test]
+fn two_bone_is_exact_and_stops_short_of_full_extension() {
+    let two = chain(&[[0.0, 0.0, 0.0], [0.4, 0.3, 0.0], [1.0, 0.0, 0.0]]);
+    let mut posed = two.clone();
+    let params = SolveParams {
+        tolerance: 1e-6,
+        pole: Some(Vec3::Y),
+        ..SolveParams::default()
+    };
+    let report = TwoBone.solve(&mut posed, Vec3::new(0.3, -0.5, 0.4), &params);
+    assert!(report.reached && report.iterations == 1, "{report:?}");
+    // At exactly full reach the knee keeps a sliver of bend so its plane survives.
+    let full = Vec3::new(two.reach(), 0.0, 0.0);
+    let report = TwoBone.solve(
+        &mut posed,
+        full,
+        &SolveParams {
+            tolerance: 1e-4,
+            ..params
+        },
+    );
+    assert!(report.reached, "{report:?}");
+    assert!(
+        posed.joints()[1].y > 0.0,
+        "knee should stay bent toward the pole: {:?}",
+        posed.joints()
+    );
+}
+
+#[test]
+fn gradient_rest_term_prevents_crumpling() {
+    // Track a foot target around a loop many times; without the rest term the
+    // redundant middle joints wander, with it they stay near the rest pose.
+    let drift = |rest_weight: f64| {
+        let mut solver = GradientDescent::with_weights(rest_weight, 0.0);
+        let mut posed = leg();
+        let params = SolveParams {
+            tolerance: 1e-4,
+            max_iterations: 50,
+            ..SolveParams::default()
+        };
+        let mut worst = 0.0f32;
+        for step in 0..2000 {
+            let angle = step as f32 * 0.05;
+            let target = Vec3::new(
+                0.9 + 0.25 * angle.cos(),
+                -0.3 + 0.2 * (angle * 1.7).sin(),
+                0.25 * angle.sin(),
+            );
+            let report = solver.solve(&mut posed, target, &params);
+            assert!(report.reached, "rest weight {rest_weight}: {report:?}");
+            let rest: Vec<Vec3> = posed.rest_directions().collect();
+            for (i, pair) in posed.joints().windows(2).enumerate() {
+                worst = worst.max((pair[1] - pair[0]).normalize().angle_between(rest[i]));
+            }
+        }
+        worst.to_degrees()
+    };
+    let without = drift(0.0);
+    let with = drift(0.1);
+    assert!(
+        with < without * 0.8,
+        "rest term should keep bones nearer rest: {with}° vs {without}°"
+    );
+}
+
+#[test]
+fn gradient_orientation_term_turns_the_last_bone() {
+    let mut solver = GradientDescent::default();
+    let mut posed = leg();
+    let params = SolveParams {
+        tolerance: 1e-4,
+        max_iterations: 200,
+        end_direction: Some(-Vec3::Y),
+        ..SolveParams::default()
+    };
+    let target = Vec3::new(0.9, -0.5, 0.1);
+    let mut report = solver.solve(&mut posed, target, &params);
+    for _ in 0..50 {
+        report = solver.solve(&mut posed, target, &params);
+    }
+    assert!(report.reached, "{report:?}");
+    let last = (posed.end() - posed.joints()[2]).normalize();
+    assert!(
+        last.dot(-Vec3::Y) > 0.95,
+        "last bone {last} should point down"
+    );
+}
+
+#[test]
+fn solvers_are_deterministic() {
+    let cases = Setup::LEG.cases(9, 50);
+    for kind in SolverKind::ALL {
+        let params = SolveParams {
+            tolerance: 1e-4,
+            max_iterations: 100,
+            ..SolveParams::default()
+        };
+        let a = run(kind.build().as_mut(), &cases, &params);
+        let b = run(kind.build().as_mut(), &cases, &params);
+        assert_eq!(a, b, "{kind}");
+    }
+}
