@@ -3,11 +3,17 @@
 //! A creature (a body with legs, described in TOML) walks over noise terrain:
 //! rays find footholds, a gait decides which legs may step, the body aligns to
 //! the ground and every leg is posed by inverse kinematics. The simulation is a
-//! fixed-step [`sim::World`]; the TUI and the headless runner are two faces over it.
+//! fixed-step [`sim::World`]; the TUI and the headless runner are two faces
+//! over it.
 //!
 //! Layering (see DESIGN.md): [`ik`], [`terrain`], [`creature`] and [`sim`]
-//! know nothing of terminals; `render` is a pure function from a world to a
-//! character grid; `tui` maps keys to commands and draws.
+//! know nothing of terminals; rendering is a pure function from a world to a
+//! character grid; the TUI maps keys to commands and draws.
 
+pub mod config;
+pub mod creature;
+pub mod headless;
 pub mod ik;
 pub mod math;
+pub mod sim;
+pub mod terrain;

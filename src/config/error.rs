@@ -1,0 +1,172 @@
+//! Errors for bad input files: where (file, line, column), which field, what
+//! is wrong and what would be valid.
+
+use std::fmt;
+use std::ops::Range;
+
+/// A problem with an input file, precise enough to fix without guessing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ConfigError {
+    /// The file, as the user named it (or `<built-in NAME>`).
+    pub file: String,
+    /// 1-based line, where known.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), where known.
+    pub column: Option<usize>,
+    /// The field at fault (e.g. `legs[2].bones`), where known.
+    pub field: Option<String>,
+    /// What is wrong, and what would be valid.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        f.write_str(": ")?;
+        if let Some(field) = &self.field {
+            write!(f, "{field}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// A file's text with its display name: turns byte spans into line and column.
+#[derive(Debug, Clone)]
+pub struct Source<'a> {
+    /// Display name.
+    pub name: &'a str,
+    /// Full text.
+    pub text: &'a str,
+}
+
+impl<'a> Source<'a> {
+    /// A source named `name` holding `text`.
+    pub fn new(name: &'a str, text: &'a str) -> Self {
+        Source { name, text }
+    }
+
+    /// 1-based line and column of byte offset `offset`.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        (line, column)
+    }
+
+    /// An error located at `span`, about `field`.
+    pub fn error(
+        &self,
+        span: Option<Range<usize>>,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ConfigError {
+        let (line, column) = match span {
+            Some(span) => {
+                let (line, column) = self.line_column(span.start);
+                (Some(line), Some(column))
+            }
+            None => (None, None),
+        };
+        let field = field.into();
+        ConfigError {
+            file: self.name.to_string(),
+            line,
+            column,
+            field: (!field.is_empty()).then_some(field),
+            message: message.into(),
+        }
+    }
+
+    /// A TOML syntax or type error, with the field recovered from the source
+    /// (serde's messages name the problem but not the key path).
+    pub fn from_toml(&self, err: &toml::de::Error) -> ConfigError {
+        let span = err.span();
+        let field = span
+            .as_ref()
+            .map(|s| self.field_at(s.start))
+            .unwrap_or_default();
+        self.error(span, field, err.message().trim().to_string())
+    }
+
+    /// Best-effort key path of the line containing `offset`: the enclosing
+    /// table header plus the key on that line.
+    fn field_at(&self, offset: usize) -> String {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.text[offset..]
+            .find('\n')
+            .map_or(self.text.len(), |i| offset + i);
+        let line = &self.text[line_start..line_end];
+        let key = line
+            .split_once('=')
+            .map(|(k, _)| k.trim().trim_matches('"').to_string())
+            .filter(|k| !k.is_empty() && !k.starts_with('['));
+        let header = self.text[..line_start]
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| l.starts_with('['))
+            .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+        let header = if line.trim_start().starts_with('[') {
+            None
+        } else {
+            header
+        };
+        match (header, key) {
+            (Some(h), Some(k)) => format!("{h}.{k}"),
+            (None, Some(k)) => k,
+            (Some(h), None) => h,
+            (None, None) => String::new(),
+        }
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let src = Source::new("f.toml", "a = 1\nbé = 2\n");
+        assert_eq!(src.line_column(0), (1, 1));
+        assert_eq!(src.line_column(6), (2, 1));
+        assert_eq!(src.line_column(src.text.find('=').unwrap() + 7), (2, 4));
+    }
+
+    #[test]
+    fn display_names_file_line_column_and_field() {
+        let src = Source::new("creatures/x.toml", "[body]\nspeed = -1\n");
+        let err = src.error(Some(15..17), "body.speed", "must be positive");
+        assert_eq!(
+            err.to_string(),
+            "creatures/x.toml:2:9: body.speed: must be positive"
+        );
+        let err = src.error(None, "", "cannot read");
+        assert_eq!(err.to_string(), "creatures/x.toml: cannot read");
+    }
+
+    #[test]
+    fn toml_errors_recover_the_field() {
+        let text = "[body]\nspeed = \"fast\"\n";
+        let err = toml::from_str::<toml::Table>("x = ").unwrap_err();
+        let src = Source::new("t.toml", "x = ");
+        assert_eq!(src.from_toml(&err).line, Some(1));
+        let src = Source::new("t.toml", text);
+        assert_eq!(src.field_at(text.find("fast").unwrap()), "body.speed");
+    }
+}

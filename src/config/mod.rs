@@ -1,0 +1,218 @@
+//! Reading and validating input files: creatures, terrains, drive scripts.
+//!
+//! Every error names the file, the line and column where TOML gives them, the
+//! field, and what would be valid. Nothing here panics on bad input.
+
+mod creature;
+mod error;
+mod fields;
+mod script;
+mod terrain;
+
+use std::path::Path;
+
+pub use creature::parse_creature;
+pub use error::{ConfigError, Source};
+pub use script::{Script, ScriptAction, ScriptStep, parse_script};
+pub use terrain::parse_terrain;
+
+use crate::creature::CreatureSpec;
+use crate::terrain::TerrainSpec;
+
+/// A file shipped inside the binary.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltIn {
+    /// Name to ask for it by (`--creature spider`).
+    pub name: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+/// The shipped creatures; the first is the default.
+pub const CREATURES: &[BuiltIn] = &[
+    BuiltIn {
+        name: "spider",
+        text: include_str!("../../creatures/spider.toml"),
+    },
+    BuiltIn {
+        name: "biped",
+        text: include_str!("../../creatures/biped.toml"),
+    },
+    BuiltIn {
+        name: "hexapod",
+        text: include_str!("../../creatures/hexapod.toml"),
+    },
+    BuiltIn {
+        name: "strider",
+        text: include_str!("../../creatures/strider.toml"),
+    },
+    BuiltIn {
+        name: "octopod",
+        text: include_str!("../../creatures/octopod.toml"),
+    },
+];
+
+/// The shipped terrains; the first is the default.
+pub const TERRAINS: &[BuiltIn] = &[
+    BuiltIn {
+        name: "hills",
+        text: include_str!("../../terrain/hills.toml"),
+    },
+    BuiltIn {
+        name: "flat",
+        text: include_str!("../../terrain/flat.toml"),
+    },
+    BuiltIn {
+        name: "dunes",
+        text: include_str!("../../terrain/dunes.toml"),
+    },
+    BuiltIn {
+        name: "rough",
+        text: include_str!("../../terrain/rough.toml"),
+    },
+];
+
+/// The default creature (the thesis spider).
+pub fn default_creature() -> CreatureSpec {
+    // The shipped spider is validated by the test suite, so parsing it cannot fail.
+    parse_creature("<built-in spider>", CREATURES[0].text).expect("built-in spider is valid")
+}
+
+/// The default terrain (hills).
+pub fn default_terrain() -> TerrainSpec {
+    // The shipped hills are validated by the test suite, so parsing cannot fail.
+    parse_terrain("<built-in hills>", TERRAINS[0].text).expect("built-in hills are valid")
+}
+
+/// Where a creature or terrain comes from: a file on disk or a built-in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A file path.
+    File(String),
+    /// A built-in by name.
+    BuiltIn(&'static str),
+}
+
+/// Resolves `arg` to a file (if it exists or looks like a path) or a built-in name.
+fn resolve(
+    arg: &str,
+    builtins: &'static [BuiltIn],
+    what: &str,
+) -> Result<(Origin, String), ConfigError> {
+    let looks_like_path = arg.contains('/') || arg.contains('\\') || arg.ends_with(".toml");
+    if Path::new(arg).is_file() || looks_like_path {
+        return read_file(arg).map(|text| (Origin::File(arg.to_string()), text));
+    }
+    match builtins.iter().find(|b| b.name.eq_ignore_ascii_case(arg)) {
+        Some(b) => Ok((Origin::BuiltIn(b.name), b.text.to_string())),
+        None => Err(ConfigError {
+            file: arg.to_string(),
+            line: None,
+            column: None,
+            field: None,
+            message: format!(
+                "no such file, and not a built-in {what}; built-in {what}s: {}",
+                builtins
+                    .iter()
+                    .map(|b| b.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+    }
+}
+
+/// Reads a file, turning I/O failures into a [`ConfigError`] naming it.
+pub fn read_file(path: &str) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: path.to_string(),
+        line: None,
+        column: None,
+        field: None,
+        message: format!("cannot read the file: {e}"),
+    })
+}
+
+fn display_name(origin: &Origin) -> String {
+    match origin {
+        Origin::File(path) => path.clone(),
+        Origin::BuiltIn(name) => format!("<built-in {name}>"),
+    }
+}
+
+/// Loads a creature from a path or a built-in name.
+pub fn load_creature(arg: &str) -> Result<(Origin, CreatureSpec), ConfigError> {
+    let (origin, text) = resolve(arg, CREATURES, "creature")?;
+    let spec = parse_creature(&display_name(&origin), &text)?;
+    Ok((origin, spec))
+}
+
+/// Loads a terrain from a path or a built-in name.
+pub fn load_terrain(arg: &str) -> Result<(Origin, TerrainSpec), ConfigError> {
+    let (origin, text) = resolve(arg, TERRAINS, "terrain")?;
+    let spec = parse_terrain(&display_name(&origin), &text)?;
+    Ok((origin, spec))
+}
+
+/// What `skitter check` found a file to be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Checked {
+    /// A valid creature.
+    Creature(Box<CreatureSpec>),
+    /// A valid terrain.
+    Terrain(TerrainSpec),
+    /// A valid drive script.
+    Script(Script),
+}
+
+impl std::fmt::Display for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Checked::Creature(c) => write!(
+                f,
+                "creature {:?}: {} legs, {} gait groups, solver {}",
+                c.name,
+                c.legs.len(),
+                c.gait.groups.len(),
+                c.solver.kind
+            ),
+            Checked::Terrain(t) => write!(
+                f,
+                "terrain {:?}: {} x {} m at {} m, seed {}",
+                t.name, t.size[0], t.size[1], t.resolution, t.seed
+            ),
+            Checked::Script(s) => write!(
+                f,
+                "drive script: {} items, {:.1} s",
+                s.steps.len(),
+                s.total_seconds()
+            ),
+        }
+    }
+}
+
+/// Validates one file of any kind: `.toml` files are creatures (they have
+/// `[body]` or `[[legs]]`) or terrains (they have `[noise]` or `resolution`);
+/// anything else is read as a drive script.
+pub fn check_file(path: &str) -> Result<Checked, ConfigError> {
+    let text = read_file(path)?;
+    if !path.ends_with(".toml") {
+        return parse_script(path, &text).map(Checked::Script);
+    }
+    let src = Source::new(path, &text);
+    let table: toml::Table = toml::from_str(&text).map_err(|e| src.from_toml(&e))?;
+    if table.contains_key("body") || table.contains_key("legs") {
+        parse_creature(path, &text).map(|c| Checked::Creature(Box::new(c)))
+    } else if table.contains_key("noise")
+        || table.contains_key("resolution")
+        || table.contains_key("seed")
+    {
+        parse_terrain(path, &text).map(Checked::Terrain)
+    } else {
+        Err(src.error(
+            None,
+            "",
+            "cannot tell what this file is: a creature needs [body] and [[legs]], a terrain needs [noise]",
+        ))
+    }
+}

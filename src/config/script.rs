@@ -1,0 +1,205 @@
+//! Drive scripts: `forward 5s, left 2s, forward+right 3s, solver ccd, forward 10s`.
+//!
+//! Items are separated by commas or new lines; `#` starts a comment. A
+//! movement item is one or more of `forward`, `back`, `left`, `right` joined
+//! by `+` (or `stop`/`wait`), then a duration in seconds (`5s`, `2.5s`,
+//! `500ms`, or a bare number). `solver KIND` and `reset` take effect at once.
+
+use super::error::{ConfigError, Source};
+use crate::ik::SolverKind;
+
+/// What one script item does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScriptAction {
+    /// Hold these inputs: `forward` in [-1, 1] (back is negative), `turn` in
+    /// [-1, 1] (left is positive, a counter-clockwise turn seen from above).
+    Drive {
+        /// Throttle.
+        forward: f32,
+        /// Rudder.
+        turn: f32,
+    },
+    /// Switch every leg that can use it to this solver.
+    SetSolver(SolverKind),
+    /// Put the creatures back where they started.
+    Reset,
+}
+
+/// One script item and how long it lasts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScriptStep {
+    /// What to do.
+    pub action: ScriptAction,
+    /// How long, in seconds (0 for instantaneous actions).
+    pub seconds: f32,
+}
+
+/// A parsed drive script.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Script {
+    /// Items in order.
+    pub steps: Vec<ScriptStep>,
+}
+
+impl Script {
+    /// Total scripted time, in seconds.
+    pub fn total_seconds(&self) -> f32 {
+        self.steps.iter().map(|s| s.seconds).sum()
+    }
+
+    /// Seconds spent with a non-zero throttle.
+    pub fn driven_seconds(&self) -> f32 {
+        self.steps
+            .iter()
+            .filter(|s| matches!(s.action, ScriptAction::Drive { forward, .. } if forward != 0.0))
+            .map(|s| s.seconds)
+            .sum()
+    }
+}
+
+const VALID_ITEMS: &str = "valid items: forward|back|left|right (joined with +, e.g. forward+left) \
+     or stop/wait, each followed by a duration like 5s or 500ms; `solver KIND`; `reset`";
+
+/// Parses a drive script; `name` is used in error messages.
+pub fn parse_script(name: &str, text: &str) -> Result<Script, ConfigError> {
+    let src = Source::new(name, text);
+    let mut steps = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.split('#').next().unwrap_or("");
+        let mut item_offset = offset;
+        for item in code.split(',') {
+            let trimmed = item.trim();
+            if !trimmed.is_empty() {
+                let start = item_offset + (item.len() - item.trim_start().len());
+                steps.push(parse_item(&src, trimmed, start)?);
+            }
+            item_offset += item.len() + 1;
+        }
+        offset += line.len();
+    }
+    if steps.is_empty() {
+        return Err(src.error(None, "", format!("the script has no items; {VALID_ITEMS}")));
+    }
+    Ok(Script { steps })
+}
+
+fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, ConfigError> {
+    let mut words = item.split_whitespace();
+    let head = words.next().unwrap_or_default().to_ascii_lowercase();
+    let rest: Vec<&str> = words.collect();
+    let at = |message: String| src.error(Some(start..start + item.len()), "", message);
+    match head.as_str() {
+        "reset" if rest.is_empty() => Ok(ScriptStep {
+            action: ScriptAction::Reset,
+            seconds: 0.0,
+        }),
+        "solver" => {
+            let [kind] = rest.as_slice() else {
+                return Err(at(format!(
+                    "`solver` takes one name, e.g. `solver fabrik`, got {item:?}"
+                )));
+            };
+            let kind = kind.parse::<SolverKind>().map_err(|e| at(e.to_string()))?;
+            Ok(ScriptStep {
+                action: ScriptAction::SetSolver(kind),
+                seconds: 0.0,
+            })
+        }
+        _ => {
+            let (mut forward, mut turn) = (0.0f32, 0.0f32);
+            for word in head.split('+') {
+                match word {
+                    "forward" | "fwd" | "f" => forward += 1.0,
+                    "back" | "backward" | "b" => forward -= 1.0,
+                    "left" | "l" => turn += 1.0,
+                    "right" | "r" => turn -= 1.0,
+                    "stop" | "wait" => {}
+                    _ => return Err(at(format!("unknown item {item:?}; {VALID_ITEMS}"))),
+                }
+            }
+            let [duration] = rest.as_slice() else {
+                return Err(at(format!(
+                    "{head} needs one duration, e.g. `{head} 5s`; got {item:?}"
+                )));
+            };
+            let seconds = parse_duration(duration).ok_or_else(|| {
+                at(format!("bad duration {duration:?}: use seconds like 5s or 2.5, or milliseconds like 500ms (0 to 86400 s)"))
+            })?;
+            Ok(ScriptStep {
+                action: ScriptAction::Drive {
+                    forward: forward.clamp(-1.0, 1.0),
+                    turn: turn.clamp(-1.0, 1.0),
+                },
+                seconds,
+            })
+        }
+    }
+}
+
+fn parse_duration(text: &str) -> Option<f32> {
+    let text = text.to_ascii_lowercase();
+    let seconds = if let Some(ms) = text.strip_suffix("ms") {
+        ms.parse::<f32>().ok()? / 1000.0
+    } else {
+        text.strip_suffix('s')
+            .unwrap_or(&text)
+            .parse::<f32>()
+            .ok()?
+    };
+    (seconds.is_finite() && (0.0..=86_400.0).contains(&seconds)).then_some(seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_issue_example() {
+        let script = parse_script("--drive", "forward 5s, left 2s, forward 10s").unwrap();
+        assert_eq!(script.steps.len(), 3);
+        assert_eq!(script.total_seconds(), 17.0);
+        assert_eq!(script.driven_seconds(), 15.0);
+        assert_eq!(
+            script.steps[1].action,
+            ScriptAction::Drive {
+                forward: 0.0,
+                turn: 1.0
+            }
+        );
+    }
+
+    #[test]
+    fn combined_moves_solver_reset_comments_and_lines() {
+        let text = "# warm up\nforward+right 1.5s\nsolver ccd, wait 500ms\nreset\n";
+        let script = parse_script("drive.txt", text).unwrap();
+        assert_eq!(
+            script.steps[0].action,
+            ScriptAction::Drive {
+                forward: 1.0,
+                turn: -1.0
+            }
+        );
+        assert_eq!(
+            script.steps[1].action,
+            ScriptAction::SetSolver(SolverKind::Ccd)
+        );
+        assert_eq!(script.steps[2].seconds, 0.5);
+        assert_eq!(script.steps[3].action, ScriptAction::Reset);
+    }
+
+    #[test]
+    fn errors_point_at_the_item() {
+        let err = parse_script("drive.txt", "forward 5s\n  jump 2s").unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert_eq!(err.column, Some(3));
+        assert!(err.message.contains("unknown item \"jump 2s\""), "{err}");
+        let err = parse_script("--drive", "forward 5s, left soon").unwrap_err();
+        assert_eq!(err.column, Some(13));
+        assert!(err.message.contains("bad duration \"soon\""), "{err}");
+        let err = parse_script("--drive", "solver jacobian").unwrap_err();
+        assert!(err.message.contains("valid solvers are"), "{err}");
+        assert!(parse_script("--drive", " # nothing\n").is_err());
+        assert!(parse_script("--drive", "forward -3s").is_err());
+    }
+}

@@ -1,0 +1,189 @@
+//! Terrain files: TOML in, [`TerrainSpec`] out.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::error::{ConfigError, Source};
+use super::fields::Check;
+use crate::terrain::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainFile {
+    name: Spanned<String>,
+    seed: Option<Spanned<i64>>,
+    size: Option<Spanned<[f32; 2]>>,
+    resolution: Option<Spanned<f32>>,
+    noise: Option<NoiseFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoiseFile {
+    source: Option<Spanned<String>>,
+    fractal: Option<Spanned<String>>,
+    frequency: Option<Spanned<f64>>,
+    amplitude: Option<Spanned<f64>>,
+    octaves: Option<Spanned<i64>>,
+    lacunarity: Option<Spanned<f64>>,
+    persistence: Option<Spanned<f64>>,
+    base: Option<Spanned<f64>>,
+}
+
+/// Most grid points a terrain may have (memory and generation time).
+const MAX_GRID_POINTS: f32 = 4.0e6;
+
+/// Parses and validates a terrain file.
+pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError> {
+    let src = Source::new(name, text);
+    let file: TerrainFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
+    let check = Check::new(&src);
+    let terrain_name = file.name.get_ref().trim();
+    if terrain_name.is_empty() {
+        return Err(check.at(
+            &file.name,
+            "name",
+            "must not be empty; give the terrain a name",
+        ));
+    }
+    let seed = match &file.seed {
+        Some(seed) => check.int_in(seed, 0, i64::from(u32::MAX), "seed")? as u32,
+        None => 0,
+    };
+    let size = match &file.size {
+        Some(size) => {
+            let [x, z] = *size.get_ref();
+            if !(x.is_finite()
+                && z.is_finite()
+                && (1.0..=5000.0).contains(&x)
+                && (1.0..=5000.0).contains(&z))
+            {
+                return Err(check.at(
+                    size,
+                    "size",
+                    format!("must be [x, z] in metres, each from 1 to 5000, got [{x}, {z}]"),
+                ));
+            }
+            [x, z]
+        }
+        None => [200.0, 200.0],
+    };
+    let resolution = match &file.resolution {
+        Some(r) => {
+            let v = *r.get_ref();
+            if !(v.is_finite() && (0.02..=10.0).contains(&v)) {
+                return Err(check.at(
+                    r,
+                    "resolution",
+                    format!("must be a grid spacing from 0.02 to 10 metres, got {v}"),
+                ));
+            }
+            v
+        }
+        None => 0.5,
+    };
+    let points = (size[0] / resolution + 1.0) * (size[1] / resolution + 1.0);
+    if points > MAX_GRID_POINTS || size[0] < 2.0 * resolution || size[1] < 2.0 * resolution {
+        return Err(check.at_opt(
+            file.resolution.as_ref(),
+            "resolution",
+            format!(
+                "{size:?} m at {resolution} m spacing gives {points:.0} grid points; \
+                 keep it between 9 and {MAX_GRID_POINTS:.0} (coarser spacing or smaller size)"
+            ),
+        ));
+    }
+    let noise = parse_noise(&check, file.noise.as_ref())?;
+    Ok(TerrainSpec {
+        name: terrain_name.to_string(),
+        seed,
+        size,
+        resolution,
+        noise,
+    })
+}
+
+fn parse_noise(check: &Check<'_>, noise: Option<&NoiseFile>) -> Result<NoiseSpec, ConfigError> {
+    let source = match noise.and_then(|n| n.source.as_ref()) {
+        None => NoiseSource::Perlin,
+        Some(s) => match s.get_ref().as_str() {
+            "perlin" => NoiseSource::Perlin,
+            "simplex" => NoiseSource::Simplex,
+            other => {
+                return Err(check.at(
+                    s,
+                    "noise.source",
+                    format!("unknown noise source {other:?}; valid: \"perlin\", \"simplex\""),
+                ));
+            }
+        },
+    };
+    let fractal = match noise.and_then(|n| n.fractal.as_ref()) {
+        None => Fractal::Fbm,
+        Some(s) => match s.get_ref().as_str() {
+            "fbm" => Fractal::Fbm,
+            "ridged" => Fractal::Ridged,
+            "billow" => Fractal::Billow,
+            "flat" => Fractal::Flat,
+            other => {
+                return Err(check.at(
+                    s,
+                    "noise.fractal",
+                    format!("unknown fractal {other:?}; valid: \"fbm\", \"ridged\", \"billow\", \"flat\""),
+                ));
+            }
+        },
+    };
+    let number =
+        |value: Option<&Spanned<f64>>, default: f64, lo: f64, hi: f64, field: &str, unit: &str| {
+            value.map_or(Ok(default), |v| check.number_in(v, lo, hi, field, unit))
+        };
+    Ok(NoiseSpec {
+        source,
+        fractal,
+        frequency: number(
+            noise.and_then(|n| n.frequency.as_ref()),
+            0.05,
+            1e-4,
+            100.0,
+            "noise.frequency",
+            "cycles per metre",
+        )?,
+        amplitude: number(
+            noise.and_then(|n| n.amplitude.as_ref()),
+            1.0,
+            0.0,
+            1000.0,
+            "noise.amplitude",
+            "metres",
+        )?,
+        octaves: match noise.and_then(|n| n.octaves.as_ref()) {
+            Some(o) => check.int_in(o, 1, 16, "noise.octaves")? as usize,
+            None => 4,
+        },
+        lacunarity: number(
+            noise.and_then(|n| n.lacunarity.as_ref()),
+            2.0,
+            1.0,
+            8.0,
+            "noise.lacunarity",
+            "frequency ratio between octaves",
+        )?,
+        persistence: number(
+            noise.and_then(|n| n.persistence.as_ref()),
+            0.5,
+            0.0,
+            1.5,
+            "noise.persistence",
+            "amplitude ratio between octaves",
+        )?,
+        base: number(
+            noise.and_then(|n| n.base.as_ref()),
+            0.0,
+            -1000.0,
+            1000.0,
+            "noise.base",
+            "metres",
+        )?,
+    })
+}

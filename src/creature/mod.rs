@@ -1,0 +1,14 @@
+//! Creatures: their validated description ([`CreatureSpec`]) and their
+//! running state ([`Creature`]): body, legs, gait.
+
+mod body;
+mod gait;
+mod leg;
+mod spec;
+mod state;
+
+pub use body::{Body, feet_plane_normal};
+pub use gait::{GaitRule, StepCandidate, choose_steps};
+pub use leg::{Leg, LegPhase, rest_chain};
+pub use spec::{BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec};
+pub use state::{Creature, DriveInput, StepEvents};

@@ -1,0 +1,120 @@
+//! A validated creature description: what a creature file means once checked.
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::ik::SolverKind;
+
+/// Where the body's up direction comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrientationSource {
+    /// The plane through the feet (for four legs: the cross product of the
+    /// diagonals between feet), as the spider thesis does; needs 3+ legs.
+    Feet,
+    /// The surface normal under the body, from a ray along the body's down.
+    Ground,
+}
+
+/// Body dimensions and how it moves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BodySpec {
+    /// Length (x), height (y) and width (z) of the body box, metres.
+    pub size: Vec3,
+    /// Ride height above the ground, metres.
+    pub height: f32,
+    /// Forward speed at full throttle, m/s.
+    pub speed: f32,
+    /// Turning speed at full rudder, radians/s.
+    pub turn_rate: f32,
+    /// Where the up direction comes from.
+    pub orientation: OrientationSource,
+    /// Fastest the body may re-orient toward the ground, radians/s.
+    pub max_tilt_rate: f32,
+    /// Fastest the body may correct its ride height, m/s.
+    pub max_height_rate: f32,
+}
+
+/// How legs are solved unless a leg says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SolverSpec {
+    /// Algorithm.
+    pub kind: SolverKind,
+    /// IK tolerance, metres.
+    pub tolerance: f32,
+    /// Iteration budget per solve.
+    pub max_iterations: u32,
+}
+
+/// When and how legs step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GaitSpec {
+    /// A grounded foot farther than this from its desired foothold steps, metres.
+    pub step_threshold: f32,
+    /// Peak lift of a swinging foot, metres.
+    pub step_height: f32,
+    /// Time a step takes, seconds.
+    pub step_duration: f32,
+    /// Footholds are sought this many seconds of motion ahead.
+    pub lead: f32,
+    /// Most legs in the air at once.
+    pub max_lifted: usize,
+    /// Leg indices per group; a leg may lift only while every leg of every
+    /// other group is grounded.
+    pub groups: Vec<Vec<usize>>,
+}
+
+/// One leg.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegSpec {
+    /// Unique name.
+    pub name: String,
+    /// Hip position, body frame (+X forward, +Y up, +Z right), metres.
+    pub mount: Vec3,
+    /// Rest foot position, body frame, metres.
+    pub rest: Vec3,
+    /// Bone lengths from hip to foot, metres.
+    pub bones: Vec<f32>,
+    /// Knee hint, body frame, if any.
+    pub pole: Option<Vec3>,
+    /// Solver for this leg, overriding the creature's.
+    pub solver: Option<SolverKind>,
+    /// Index of the gait group this leg belongs to.
+    pub group: usize,
+}
+
+impl LegSpec {
+    /// Sum of the bone lengths.
+    pub fn reach(&self) -> f32 {
+        self.bones.iter().sum()
+    }
+}
+
+/// A complete, validated creature.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CreatureSpec {
+    /// Display name.
+    pub name: String,
+    /// One-line description, if given.
+    pub description: Option<String>,
+    /// Body.
+    pub body: BodySpec,
+    /// Default solver.
+    pub solver: SolverSpec,
+    /// Gait.
+    pub gait: GaitSpec,
+    /// Legs, in file order (mirrored legs right after their source).
+    pub legs: Vec<LegSpec>,
+}
+
+impl CreatureSpec {
+    /// The solver a leg uses: its own override, or the creature's.
+    pub fn leg_solver(&self, leg: usize) -> SolverKind {
+        self.legs[leg].solver.unwrap_or(self.solver.kind)
+    }
+
+    /// The longest leg reach (used to size rays and placement spacing).
+    pub fn max_reach(&self) -> f32 {
+        self.legs.iter().map(LegSpec::reach).fold(0.0, f32::max)
+    }
+}

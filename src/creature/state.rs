@@ -1,0 +1,381 @@
+//! A running creature and its fixed step: move, find footholds, step, align, solve.
+
+use std::f32::consts::PI;
+use std::sync::Arc;
+
+use glam::{Quat, Vec3};
+
+use super::body::{Body, feet_plane_normal};
+use super::gait::{GaitRule, StepCandidate, choose_steps};
+use super::leg::{Leg, LegPhase, rest_chain};
+use super::{CreatureSpec, OrientationSource};
+use crate::ik::{SolveParams, SolveReport, Solver, SolverKind, Termination};
+use crate::math::{move_towards, rotate_towards, shortest_arc};
+use crate::terrain::{Heightfield, RayHit};
+
+/// A leg steps at once, whatever its distance to the desired foothold, when
+/// its foot is farther than this fraction of its reach from the hip.
+const OVERREACH_FRACTION: f32 = 0.92;
+/// Lowest a swinging foot may pass over the ground at mid-swing (metres).
+const SWING_CLEARANCE: f32 = 0.02;
+
+/// What the driver is asking for, held until changed.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DriveInput {
+    /// Throttle in [-1, 1]; negative walks backwards.
+    pub forward: f32,
+    /// Rudder in [-1, 1]; positive turns left (counter-clockwise from above).
+    pub turn: f32,
+}
+
+/// What happened during one creature step, for the metrics.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepEvents {
+    /// Feet that touched down.
+    pub touchdowns: u32,
+    /// Legs lifted after the step.
+    pub lifted: usize,
+    /// Whether the lifted legs break the gait rule.
+    pub gait_violation: bool,
+    /// Distance the body moved.
+    pub travelled: f32,
+}
+
+/// A creature walking on a terrain.
+pub struct Creature {
+    spec: Arc<CreatureSpec>,
+    /// Body pose.
+    pub body: Body,
+    /// Legs, in spec order.
+    pub legs: Vec<Leg>,
+    /// Current driver input.
+    pub input: DriveInput,
+    start: Body,
+    group_of: Vec<usize>,
+    solvers: [Box<dyn Solver>; 4],
+    lifted: Vec<bool>,
+    candidates: Vec<StepCandidate>,
+    feet: Vec<Vec3>,
+}
+
+impl std::fmt::Debug for Creature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Creature")
+            .field("name", &self.spec.name)
+            .field("body", &self.body)
+            .field("legs", &self.legs)
+            .field("input", &self.input)
+            .finish_non_exhaustive()
+    }
+}
+
+fn solver_slot(kind: SolverKind) -> usize {
+    match kind {
+        SolverKind::Fabrik => 0,
+        SolverKind::Gradient => 1,
+        SolverKind::TwoBone => 2,
+        SolverKind::Ccd => 3,
+    }
+}
+
+impl Creature {
+    /// A creature standing on `terrain` at (x, z), facing `heading` radians
+    /// (0 = +X, counter-clockwise from above), feet on the ground.
+    pub fn spawn(
+        spec: Arc<CreatureSpec>,
+        terrain: &Heightfield,
+        x: f32,
+        z: f32,
+        heading: f32,
+    ) -> Creature {
+        let ground = terrain.project_down(Vec3::new(x, 0.0, z));
+        let body = Body {
+            position: ground.point + Vec3::Y * spec.body.height,
+            orientation: Quat::from_rotation_y(heading),
+            velocity: Vec3::ZERO,
+        };
+        let group_of = spec.legs.iter().map(|l| l.group).collect();
+        let mut creature = Creature {
+            body,
+            legs: Vec::with_capacity(spec.legs.len()),
+            input: DriveInput::default(),
+            start: body,
+            group_of,
+            solvers: SolverKind::ALL.map(SolverKind::build),
+            lifted: vec![false; spec.legs.len()],
+            candidates: Vec::with_capacity(spec.legs.len()),
+            feet: Vec::with_capacity(spec.legs.len()),
+            spec,
+        };
+        creature.place_legs(terrain);
+        creature
+    }
+
+    /// The creature's description.
+    pub fn spec(&self) -> &Arc<CreatureSpec> {
+        &self.spec
+    }
+
+    /// Where the creature was spawned.
+    pub fn start(&self) -> &Body {
+        &self.start
+    }
+
+    /// Puts the creature back where it was spawned, standing still.
+    pub fn reset(&mut self, terrain: &Heightfield) {
+        self.body = self.start;
+        self.input = DriveInput::default();
+        self.place_legs(terrain);
+    }
+
+    /// Switches every leg that can use `kind` to it; returns how many legs
+    /// could not (e.g. two-bone on three-bone legs), which keep their solver.
+    pub fn set_solver(&mut self, kind: SolverKind) -> usize {
+        let solver = &self.solvers[solver_slot(kind)];
+        let mut refused = 0;
+        for leg in &mut self.legs {
+            if solver.supports(&leg.chain).is_ok() {
+                leg.solver = kind;
+            } else {
+                refused += 1;
+            }
+        }
+        refused
+    }
+
+    /// The solver most legs use now.
+    pub fn solver(&self) -> SolverKind {
+        let mut counts = [0usize; 4];
+        for leg in &self.legs {
+            counts[solver_slot(leg.solver)] += 1;
+        }
+        let best = (0..4).max_by_key(|i| (counts[*i], 3 - *i)).unwrap_or(0);
+        SolverKind::ALL[best]
+    }
+
+    fn place_legs(&mut self, terrain: &Heightfield) {
+        self.legs.clear();
+        for (i, leg_spec) in self.spec.legs.iter().enumerate() {
+            let mut chain = rest_chain(leg_spec);
+            chain.rotate_about_root(self.body.orientation);
+            chain.set_root(self.body.to_world(leg_spec.mount));
+            chain.set_rest_frame(self.body.orientation);
+            let hit = self.foothold(terrain, leg_spec.rest, leg_spec.reach(), Vec3::ZERO);
+            self.legs.push(Leg {
+                chain,
+                foot: hit.point,
+                phase: LegPhase::Grounded,
+                desired: hit.point,
+                desired_normal: hit.normal,
+                report: SolveReport {
+                    iterations: 0,
+                    error: 0.0,
+                    reached: true,
+                    termination: Termination::Reached,
+                },
+                solver: self.spec.leg_solver(i),
+                planted_end: None,
+            });
+        }
+        for i in 0..self.legs.len() {
+            self.solve_leg(i);
+            self.legs[i].planted_end = Some(self.legs[i].chain.end());
+        }
+    }
+
+    /// Ray from above the rest point along the body's down, pushed ahead by
+    /// the velocity times `lead`.
+    fn foothold(&self, terrain: &Heightfield, rest: Vec3, reach: f32, ahead: Vec3) -> RayHit {
+        let up = self.body.up();
+        let above = reach + self.spec.body.height;
+        let origin = self.body.to_world(rest) + ahead + up * above;
+        let length = above + 2.0 * reach + self.spec.body.height;
+        terrain
+            .raycast(origin, -up, length)
+            // Started inside a hill or pointing away from the ground: fall
+            // back to the point straight below.
+            .unwrap_or_else(|| terrain.project_down(origin))
+    }
+
+    /// Advances the creature by `dt` seconds.
+    pub fn step(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
+        let mut events = StepEvents::default();
+        let before = self.body.position;
+        self.move_body(dt);
+        self.update_footholds(terrain);
+        self.start_steps();
+        events.touchdowns = self.advance_swings(terrain, dt);
+        self.align_body(terrain, dt);
+        for i in 0..self.legs.len() {
+            self.solve_leg(i);
+            let leg = &mut self.legs[i];
+            if leg.is_grounded() && leg.planted_end.is_none() {
+                leg.planted_end = Some(leg.chain.end());
+            }
+        }
+        for (lifted, leg) in self.lifted.iter_mut().zip(&self.legs) {
+            *lifted = !leg.is_grounded();
+        }
+        let rule = GaitRule {
+            group_of: &self.group_of,
+            lifted: &self.lifted,
+            max_lifted: self.spec.gait.max_lifted,
+        };
+        events.lifted = self.lifted.iter().filter(|l| **l).count();
+        events.gait_violation = rule.violated();
+        events.travelled = (self.body.position - before).length();
+        events
+    }
+
+    fn move_body(&mut self, dt: f32) {
+        let input = DriveInput {
+            forward: self.input.forward.clamp(-1.0, 1.0),
+            turn: self.input.turn.clamp(-1.0, 1.0),
+        };
+        let turn =
+            Quat::from_axis_angle(self.body.up(), input.turn * self.spec.body.turn_rate * dt);
+        self.body.orientation = (turn * self.body.orientation).normalize();
+        self.body.velocity = self.body.forward() * input.forward * self.spec.body.speed;
+        self.body.position += self.body.velocity * dt;
+    }
+
+    fn update_footholds(&mut self, terrain: &Heightfield) {
+        let ahead = self.body.velocity * self.spec.gait.lead;
+        for i in 0..self.legs.len() {
+            let leg_spec = &self.spec.legs[i];
+            let hit = self.foothold(terrain, leg_spec.rest, leg_spec.reach(), ahead);
+            let leg = &mut self.legs[i];
+            leg.desired = hit.point;
+            leg.desired_normal = hit.normal;
+        }
+    }
+
+    fn start_steps(&mut self) {
+        let threshold = self.spec.gait.step_threshold;
+        self.candidates.clear();
+        for (i, leg) in self.legs.iter().enumerate() {
+            self.lifted[i] = !leg.is_grounded();
+            if !leg.is_grounded() {
+                continue;
+            }
+            let off_target = leg.foot.distance(leg.desired);
+            let hip = self.body.to_world(self.spec.legs[i].mount);
+            let stretch = leg.foot.distance(hip) / self.spec.legs[i].reach();
+            let urgency = if stretch > OVERREACH_FRACTION {
+                // About to lose the foot: step before anything else.
+                10.0 + stretch
+            } else if off_target > threshold {
+                off_target / threshold
+            } else {
+                continue;
+            };
+            self.candidates.push(StepCandidate { leg: i, urgency });
+        }
+        if self.candidates.is_empty() {
+            return;
+        }
+        let rule = GaitRule {
+            group_of: &self.group_of,
+            lifted: &self.lifted,
+            max_lifted: self.spec.gait.max_lifted,
+        };
+        for leg in choose_steps(&rule, &mut self.candidates) {
+            let leg = &mut self.legs[leg];
+            leg.phase = LegPhase::Swinging {
+                from: leg.foot,
+                to: leg.desired,
+                progress: 0.0,
+            };
+            leg.planted_end = None;
+        }
+    }
+
+    fn advance_swings(&mut self, terrain: &Heightfield, dt: f32) -> u32 {
+        let gait = &self.spec.gait;
+        let up = self.body.up();
+        let mut touchdowns = 0;
+        for leg in &mut self.legs {
+            let LegPhase::Swinging { from, progress, .. } = leg.phase else {
+                continue;
+            };
+            // Keep aiming at the latest foothold so the foot lands ahead of a
+            // body that kept moving during the swing.
+            let to = leg.desired;
+            let progress = (progress + dt / gait.step_duration).min(1.0);
+            if progress >= 1.0 {
+                // Touchdown: re-project onto the surface so the foot stands on it.
+                leg.foot = terrain.project_down(to).point;
+                leg.phase = LegPhase::Grounded;
+                touchdowns += 1;
+                continue;
+            }
+            let eased = progress * progress * (3.0 - 2.0 * progress);
+            let lift = (PI * progress).sin();
+            let mut foot = from.lerp(to, eased) + up * (gait.step_height * lift);
+            let ground = terrain.height(foot.x, foot.z);
+            let lowest = ground + SWING_CLEARANCE * lift;
+            if foot.y < lowest {
+                foot.y = lowest;
+            }
+            leg.foot = foot;
+            leg.phase = LegPhase::Swinging { from, to, progress };
+        }
+        touchdowns
+    }
+
+    fn align_body(&mut self, terrain: &Heightfield, dt: f32) {
+        let up = self.body.up();
+        let below = terrain
+            .raycast(
+                self.body.position + up * self.spec.body.height,
+                -up,
+                4.0 * self.spec.body.height + self.spec.max_reach(),
+            )
+            .unwrap_or_else(|| terrain.project_down(self.body.position));
+        let target_up = match self.spec.body.orientation {
+            OrientationSource::Ground => below.normal,
+            OrientationSource::Feet => {
+                self.feet.clear();
+                self.feet
+                    .extend(self.legs.iter().map(|leg| match leg.phase {
+                        LegPhase::Grounded => leg.foot,
+                        LegPhase::Swinging { to, .. } => to,
+                    }));
+                feet_plane_normal(&self.feet, self.body.position, up).unwrap_or(below.normal)
+            }
+        };
+        let target = (shortest_arc(up, target_up) * self.body.orientation).normalize();
+        self.body.orientation = rotate_towards(
+            self.body.orientation,
+            target,
+            self.spec.body.max_tilt_rate * dt,
+        );
+
+        // Ride height: along the body's down to the ground, corrected at a bounded rate.
+        let up = self.body.up();
+        let gap = (below.point - self.body.position).dot(-up);
+        let wanted = self.body.position - up * (gap - self.spec.body.height);
+        self.body.position = move_towards(
+            self.body.position,
+            wanted,
+            self.spec.body.max_height_rate * dt,
+        );
+    }
+
+    fn solve_leg(&mut self, i: usize) {
+        let leg_spec = &self.spec.legs[i];
+        let hip = self.body.to_world(leg_spec.mount);
+        let pole = leg_spec.pole.map(|p| self.body.to_world(p));
+        let params = SolveParams {
+            tolerance: self.spec.solver.tolerance,
+            max_iterations: self.spec.solver.max_iterations,
+            pole,
+            end_direction: None,
+        };
+        let leg = &mut self.legs[i];
+        leg.chain.set_root(hip);
+        leg.chain.set_rest_frame(self.body.orientation);
+        let solver = &mut self.solvers[solver_slot(leg.solver)];
+        leg.report = solver.solve(&mut leg.chain, leg.foot, &params);
+    }
+}

@@ -1,0 +1,251 @@
+//! Headless runs: the simulation without a terminal, as fast as it goes, with
+//! a JSON summary at the end and an optional JSON-lines trace of every step.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::config::{Script, ScriptAction};
+use crate::creature::{CreatureSpec, LegPhase};
+use crate::ik::SolverKind;
+use crate::sim::{Command, Summary, World};
+use crate::terrain::{Heightfield, TerrainSpec};
+
+/// How long to run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunLength {
+    /// Simulated seconds.
+    Seconds(f32),
+    /// World steps.
+    Steps(u64),
+}
+
+/// Default length of a run given neither a length nor a script.
+pub const DEFAULT_SECONDS: f32 = 10.0;
+
+/// Everything a headless run needs.
+#[derive(Debug, Clone)]
+pub struct HeadlessRun {
+    /// The creature.
+    pub creature: CreatureSpec,
+    /// The terrain.
+    pub terrain: TerrainSpec,
+    /// Solver for every leg, overriding the creature file.
+    pub solver: Option<SolverKind>,
+    /// Run length; without one, the script's length (or 10 s).
+    pub length: Option<RunLength>,
+    /// Driver inputs over time; without one, walk forward throughout.
+    pub script: Option<Script>,
+    /// Copies of the creature.
+    pub count: usize,
+}
+
+/// Why a headless run could not start or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum HeadlessError {
+    /// A solver cannot pose some leg of the creature.
+    #[error("{0}")]
+    Solver(String),
+    /// Writing the trace failed.
+    #[error("cannot write the trace: {0}")]
+    Trace(#[from] std::io::Error),
+}
+
+/// One item of the run's timeline: a command and the step it applies at.
+#[derive(Debug, Clone, Copy)]
+struct Cue {
+    step: u64,
+    command: Command,
+}
+
+impl HeadlessRun {
+    /// Checks that every requested solver can pose every leg.
+    fn check_solvers(&self) -> Result<(), HeadlessError> {
+        let mut wanted: Vec<(SolverKind, &str)> = Vec::new();
+        if let Some(kind) = self.solver {
+            wanted.push((kind, "--solver"));
+        }
+        if let Some(script) = &self.script {
+            for step in &script.steps {
+                if let ScriptAction::SetSolver(kind) = step.action {
+                    wanted.push((kind, "the script"));
+                }
+            }
+        }
+        for (kind, source) in wanted {
+            let solver = kind.build();
+            for leg in &self.creature.legs {
+                let chain = crate::creature::rest_chain(leg);
+                if let Err(e) = solver.supports(&chain) {
+                    return Err(HeadlessError::Solver(format!(
+                        "{source} asks for {kind}, but leg `{}` of {} cannot use it: {e}",
+                        leg.name, self.creature.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn timeline(&self, dt: f32) -> (Vec<Cue>, u64) {
+        let to_steps = |seconds: f32| (f64::from(seconds) / f64::from(dt)).round() as u64;
+        let mut cues = Vec::new();
+        let mut at = 0u64;
+        match &self.script {
+            Some(script) => {
+                for step in &script.steps {
+                    let command = match step.action {
+                        ScriptAction::Drive { forward, turn } => Command::Drive { forward, turn },
+                        ScriptAction::SetSolver(kind) => Command::SetSolver(kind),
+                        ScriptAction::Reset => Command::Reset,
+                    };
+                    cues.push(Cue { step: at, command });
+                    at += to_steps(step.seconds);
+                }
+                cues.push(Cue {
+                    step: at,
+                    command: Command::Stop,
+                });
+            }
+            None => cues.push(Cue {
+                step: 0,
+                command: Command::Drive {
+                    forward: 1.0,
+                    turn: 0.0,
+                },
+            }),
+        }
+        let total = match self.length {
+            Some(RunLength::Steps(n)) => n,
+            Some(RunLength::Seconds(s)) => to_steps(s),
+            None if self.script.is_some() => at,
+            None => to_steps(DEFAULT_SECONDS),
+        };
+        (cues, total)
+    }
+}
+
+/// Runs the simulation; writes one JSON line per step to `trace` if given.
+pub fn run(
+    spec: &HeadlessRun,
+    mut trace: Option<&mut dyn Write>,
+) -> Result<Summary, HeadlessError> {
+    spec.check_solvers()?;
+    let terrain = Arc::new(Heightfield::generate(&spec.terrain));
+    let mut world = World::new(terrain, spec.creature.clone(), spec.count);
+    if let Some(kind) = spec.solver {
+        // Checked above: every leg supports it.
+        let _ = world.apply(Command::SetSolver(kind));
+    }
+    let (cues, total) = spec.timeline(world.dt());
+    let mut next_cue = 0;
+    let started = Instant::now();
+    for step in 0..total {
+        while next_cue < cues.len() && cues[next_cue].step <= step {
+            // Checked above: scripted solvers fit every leg, so this cannot be refused.
+            let _ = world.apply(cues[next_cue].command);
+            next_cue += 1;
+        }
+        world.step();
+        if let Some(out) = trace.as_deref_mut() {
+            serde_json::to_writer(&mut *out, &TraceLine::of(&world))
+                .map_err(std::io::Error::from)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    if let Some(out) = trace {
+        out.flush()?;
+    }
+    Ok(world.summary(started.elapsed().as_secs_f64()))
+}
+
+/// One step of the trace: every creature's pose, feet and IK reports.
+#[derive(Debug, Serialize)]
+pub struct TraceLine {
+    /// Step number (1 after the first step).
+    pub step: u64,
+    /// Simulated time.
+    pub t: f64,
+    /// Creatures.
+    pub creatures: Vec<TraceCreature>,
+}
+
+/// A creature in the trace.
+#[derive(Debug, Serialize)]
+pub struct TraceCreature {
+    /// Body centre.
+    pub position: [f32; 3],
+    /// Body orientation quaternion (x, y, z, w).
+    pub orientation: [f32; 4],
+    /// Legs.
+    pub legs: Vec<TraceLeg>,
+}
+
+/// A leg in the trace.
+#[derive(Debug, Serialize)]
+pub struct TraceLeg {
+    /// Leg name.
+    pub name: String,
+    /// `grounded` or `swinging`.
+    pub state: &'static str,
+    /// Swing progress 0–1 (0 when grounded).
+    pub progress: f32,
+    /// Foot position.
+    pub foot: [f32; 3],
+    /// Desired foothold.
+    pub desired: [f32; 3],
+    /// Chain end after IK.
+    pub end: [f32; 3],
+    /// Solver used.
+    pub solver: String,
+    /// IK iterations.
+    pub iterations: u32,
+    /// IK error (metres).
+    pub error: f32,
+    /// Whether IK reached the foot.
+    pub reached: bool,
+}
+
+impl TraceLine {
+    /// The world's current state as a trace line.
+    pub fn of(world: &World) -> TraceLine {
+        TraceLine {
+            step: world.metrics().steps,
+            t: world.time(),
+            creatures: world
+                .creatures()
+                .iter()
+                .map(|c| TraceCreature {
+                    position: c.body.position.to_array(),
+                    orientation: c.body.orientation.to_array(),
+                    legs: c
+                        .legs
+                        .iter()
+                        .zip(&c.spec().legs)
+                        .map(|(leg, leg_spec)| TraceLeg {
+                            name: leg_spec.name.clone(),
+                            state: if leg.is_grounded() {
+                                "grounded"
+                            } else {
+                                "swinging"
+                            },
+                            progress: match leg.phase {
+                                LegPhase::Grounded => 0.0,
+                                LegPhase::Swinging { progress, .. } => progress,
+                            },
+                            foot: leg.foot.to_array(),
+                            desired: leg.desired.to_array(),
+                            end: leg.chain.end().to_array(),
+                            solver: leg.solver.to_string(),
+                            iterations: leg.report.iterations,
+                            error: leg.report.error,
+                            reached: leg.report.reached,
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}

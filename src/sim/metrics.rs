@@ -1,0 +1,342 @@
+//! The simulation's own quality figures: one struct read by the stats panel,
+//! the headless summary, the tests and the benchmarks.
+
+use serde::Serialize;
+
+use crate::creature::{Creature, StepEvents};
+use crate::terrain::Heightfield;
+
+/// Counts of positive values on a log scale, for percentiles without keeping
+/// every sample (a 1000-creature run makes tens of millions of IK solves).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogHistogram {
+    counts: Vec<u64>,
+    total: u64,
+}
+
+/// Smallest value with a bin of its own; anything at or below shares bin 0.
+const HISTOGRAM_FLOOR: f32 = 1e-9;
+/// Bins per factor of ten: 2.9% wide, so a percentile is known to within 3%.
+const BINS_PER_DECADE: f32 = 80.0;
+/// Decades covered above the floor (1e-9 to 1e3).
+const DECADES: usize = 12;
+
+impl Default for LogHistogram {
+    fn default() -> Self {
+        LogHistogram {
+            counts: vec![0; DECADES * BINS_PER_DECADE as usize + 2],
+            total: 0,
+        }
+    }
+}
+
+impl LogHistogram {
+    /// Counts one value (NaN and negatives count as the floor).
+    pub fn add(&mut self, value: f32) {
+        let bin = if value > HISTOGRAM_FLOOR {
+            let position = (value / HISTOGRAM_FLOOR).log10() * BINS_PER_DECADE;
+            (position.ceil() as usize).min(self.counts.len() - 1)
+        } else {
+            0
+        };
+        self.counts[bin] += 1;
+        self.total += 1;
+    }
+
+    /// The value below which a fraction `q` of the counted values lie (the
+    /// upper edge of its bin), or 0 when nothing was counted.
+    pub fn quantile(&self, q: f64) -> f32 {
+        if self.total == 0 {
+            return 0.0;
+        }
+        let rank = ((q.clamp(0.0, 1.0) * self.total as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (bin, count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                return HISTOGRAM_FLOOR * 10f32.powf(bin as f32 / BINS_PER_DECADE);
+            }
+        }
+        HISTOGRAM_FLOOR * 10f32.powf(DECADES as f32)
+    }
+
+    /// Values counted.
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+}
+
+/// Figures accumulated over a run, plus the latest step's, per world.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metrics {
+    /// Steps taken.
+    pub steps: u64,
+    /// Feet that touched down.
+    pub foot_steps: u64,
+    /// Creature-steps in which lifted legs broke the gait rule.
+    pub gait_violations: u64,
+    /// Most legs of one creature in the air at once.
+    pub max_lifted_seen: usize,
+    /// Largest movement of a grounded leg's chain end from where it was planted.
+    pub foot_slip_max: f32,
+    /// Largest distance of a grounded foot (chain end) from the surface.
+    pub foot_gap_max: f32,
+    /// Deepest any joint went below the surface.
+    pub penetration_max: f32,
+    /// Largest IK error.
+    pub ik_error_max: f32,
+    /// Distribution of IK errors.
+    pub ik_errors: LogHistogram,
+    /// IK iterations summed over all solves.
+    pub ik_iterations: u64,
+    /// IK solves.
+    pub ik_solves: u64,
+    /// Largest bone-length change.
+    pub bone_error_max: f32,
+    /// Lowest body height above the surface.
+    pub body_height_min: f32,
+    body_height_sum: f64,
+    body_height_samples: u64,
+    /// Largest angle between body up and the surface normal under it (degrees).
+    pub tilt_error_max_deg: f32,
+    /// Non-finite values seen in poses and IK results.
+    pub nan_count: u64,
+    /// Path length of every creature.
+    pub odometer: Vec<f64>,
+    /// The latest step, for live display.
+    pub last: StepFigures,
+    step_iterations: u64,
+    step_solves: u64,
+}
+
+/// One step's figures over all creatures, for live display (the stats panel).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct StepFigures {
+    /// Mean IK iterations per leg solve this step.
+    pub ik_iterations_mean: f32,
+    /// Largest IK error this step.
+    pub ik_error_max: f32,
+    /// Legs in the air (all creatures).
+    pub lifted: usize,
+    /// Body height above the surface (first creature).
+    pub body_height: f32,
+    /// Body tilt against the surface normal (first creature), degrees.
+    pub tilt_deg: f32,
+}
+
+impl Metrics {
+    /// Empty metrics for `creatures` creatures.
+    pub fn new(creatures: usize) -> Self {
+        Metrics {
+            steps: 0,
+            foot_steps: 0,
+            gait_violations: 0,
+            max_lifted_seen: 0,
+            foot_slip_max: 0.0,
+            foot_gap_max: 0.0,
+            penetration_max: 0.0,
+            ik_error_max: 0.0,
+            ik_errors: LogHistogram::default(),
+            ik_iterations: 0,
+            ik_solves: 0,
+            bone_error_max: 0.0,
+            body_height_min: f32::INFINITY,
+            body_height_sum: 0.0,
+            body_height_samples: 0,
+            tilt_error_max_deg: 0.0,
+            nan_count: 0,
+            odometer: vec![0.0; creatures],
+            last: StepFigures::default(),
+            step_iterations: 0,
+            step_solves: 0,
+        }
+    }
+
+    /// Mean body height above the surface over the run.
+    pub fn body_height_mean(&self) -> f32 {
+        if self.body_height_samples == 0 {
+            0.0
+        } else {
+            (self.body_height_sum / self.body_height_samples as f64) as f32
+        }
+    }
+
+    /// Mean IK iterations per solve over the run.
+    pub fn ik_iterations_mean(&self) -> f32 {
+        if self.ik_solves == 0 {
+            0.0
+        } else {
+            self.ik_iterations as f32 / self.ik_solves as f32
+        }
+    }
+
+    /// Records one creature's state after a step.
+    pub fn observe(
+        &mut self,
+        index: usize,
+        creature: &Creature,
+        events: &StepEvents,
+        terrain: &Heightfield,
+    ) {
+        let first = index == 0;
+        if first {
+            self.last = StepFigures::default();
+        }
+        self.foot_steps += u64::from(events.touchdowns);
+        self.gait_violations += u64::from(events.gait_violation);
+        self.max_lifted_seen = self.max_lifted_seen.max(events.lifted);
+        self.last.lifted += events.lifted;
+        if let Some(odometer) = self.odometer.get_mut(index) {
+            *odometer += f64::from(events.travelled);
+        }
+
+        let body = &creature.body;
+        if !(body.position.is_finite() && body.orientation.is_finite()) {
+            self.nan_count += 1;
+        }
+        let height = terrain.signed_distance(body.position);
+        self.body_height_min = self.body_height_min.min(height);
+        self.body_height_sum += f64::from(height);
+        self.body_height_samples += 1;
+        let normal = terrain.normal(body.position.x, body.position.z);
+        let tilt = body.up().angle_between(normal).to_degrees();
+        self.tilt_error_max_deg = self.tilt_error_max_deg.max(tilt);
+        if first {
+            self.last.body_height = height;
+            self.last.tilt_deg = tilt;
+        }
+
+        let mut iterations = 0u64;
+        for leg in &creature.legs {
+            let report = &leg.report;
+            if !report.error.is_finite() {
+                self.nan_count += 1;
+            }
+            iterations += u64::from(report.iterations);
+            self.ik_error_max = self.ik_error_max.max(report.error);
+            self.last.ik_error_max = self.last.ik_error_max.max(report.error);
+            self.ik_errors.add(report.error);
+            self.bone_error_max = self.bone_error_max.max(leg.chain.bone_length_error());
+            for joint in leg.chain.joints() {
+                if !joint.is_finite() {
+                    self.nan_count += 1;
+                    continue;
+                }
+                let below = terrain.height(joint.x, joint.z) - joint.y;
+                if below > 0.0 {
+                    let depth = below * terrain.normal(joint.x, joint.z).y;
+                    self.penetration_max = self.penetration_max.max(depth);
+                }
+            }
+            if leg.is_grounded() {
+                let end = leg.chain.end();
+                self.foot_gap_max = self.foot_gap_max.max(terrain.signed_distance(end).abs());
+                if let Some(planted) = leg.planted_end {
+                    self.foot_slip_max = self.foot_slip_max.max(end.distance(planted));
+                }
+            }
+        }
+        self.ik_iterations += iterations;
+        self.ik_solves += creature.legs.len() as u64;
+        if first {
+            self.step_iterations = 0;
+            self.step_solves = 0;
+        }
+        self.step_iterations += iterations;
+        self.step_solves += creature.legs.len() as u64;
+        self.last.ik_iterations_mean = self.step_iterations as f32 / self.step_solves.max(1) as f32;
+    }
+}
+
+/// The headless run's result: what `skitter headless` prints as JSON.
+///
+/// Distances in metres, angles in degrees, times in seconds. With several
+/// creatures, `distance` and `displacement` are means per creature, the `_max`
+/// figures are over all of them, and counts are totals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    /// Creature name.
+    pub creature: String,
+    /// Terrain name.
+    pub terrain: String,
+    /// Solver most legs used at the end.
+    pub solver: String,
+    /// Creatures simulated.
+    pub count: usize,
+    /// Steps simulated.
+    pub steps: u64,
+    /// Step length.
+    pub dt: f64,
+    /// Simulated time.
+    pub seconds: f64,
+    /// Path length of the body (mean per creature).
+    pub distance: f64,
+    /// Straight-line distance from start to end (mean per creature).
+    pub displacement: f64,
+    /// Steps taken (touchdowns).
+    pub foot_steps: u64,
+    /// Creature-steps whose lifted legs broke the gait rule.
+    pub gait_violations: u64,
+    /// Most legs of one creature in the air at once.
+    pub max_lifted_seen: usize,
+    /// Largest movement of a grounded foot's chain end.
+    pub foot_slip_max: f32,
+    /// Largest distance of a grounded foot from the surface.
+    pub foot_gap_max: f32,
+    /// Deepest any joint went below the surface.
+    pub penetration_max: f32,
+    /// Largest IK error.
+    pub ik_error_max: f32,
+    /// 99th percentile IK error (to within 3%).
+    pub ik_error_p99: f32,
+    /// Mean IK iterations per leg solve.
+    pub ik_iterations_mean: f32,
+    /// Largest bone-length change.
+    pub bone_error_max: f32,
+    /// Lowest body height above the surface.
+    pub body_height_min: f32,
+    /// Mean body height above the surface.
+    pub body_height_mean: f32,
+    /// Largest angle between body up and the surface normal.
+    pub tilt_error_max_deg: f32,
+    /// Non-finite values seen.
+    pub nan_count: u64,
+    /// Real time the run took.
+    pub wall_seconds: f64,
+    /// Mean real time per world step, microseconds.
+    pub step_micros_mean: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_quantiles_are_within_a_bin() {
+        let mut h = LogHistogram::default();
+        assert_eq!(h.quantile(0.99), 0.0);
+        for i in 1..=1000 {
+            h.add(i as f32 * 1e-6);
+        }
+        let p99 = h.quantile(0.99);
+        assert!((990e-6..=990e-6 * 1.03).contains(&p99), "{p99}");
+        let p50 = h.quantile(0.5);
+        assert!((500e-6..=500e-6 * 1.03).contains(&p50), "{p50}");
+        assert_eq!(h.len(), 1000);
+    }
+
+    #[test]
+    fn histogram_clamps_tiny_huge_and_nan() {
+        let mut h = LogHistogram::default();
+        h.add(0.0);
+        h.add(f32::NAN);
+        h.add(1e9);
+        assert_eq!(h.quantile(0.5), HISTOGRAM_FLOOR);
+        assert!(h.quantile(1.0) >= 1e3);
+    }
+}

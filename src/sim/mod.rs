@@ -1,0 +1,13 @@
+//! The fixed-step simulation: a [`World`] of creatures on a terrain, driven by
+//! [`Command`]s, measured by [`Metrics`]. The TUI and the headless runner are
+//! two faces over this one type.
+
+mod clock;
+mod command;
+mod metrics;
+mod world;
+
+pub use clock::FixedStep;
+pub use command::{Command, CommandError};
+pub use metrics::{LogHistogram, Metrics, Summary};
+pub use world::{DEFAULT_DT, World};

@@ -1,0 +1,207 @@
+//! The world: a terrain and its creatures, advanced by a fixed step.
+
+use std::sync::Arc;
+
+use glam::Vec2;
+
+use super::{Command, CommandError, Metrics, Summary};
+use crate::creature::{Creature, CreatureSpec, DriveInput};
+use crate::ik::SolverKind;
+use crate::terrain::Heightfield;
+
+/// The default step: 1/120 s.
+pub const DEFAULT_DT: f32 = 1.0 / 120.0;
+
+/// A terrain and the creatures walking on it.
+///
+/// Deterministic: the same terrain, creature, spawn count and command
+/// sequence give the same trajectory, step for step. Nothing inside a step
+/// reads a clock, iterates an unordered container, or depends on threads.
+#[derive(Debug)]
+pub struct World {
+    terrain: Arc<Heightfield>,
+    spec: Arc<CreatureSpec>,
+    creatures: Vec<Creature>,
+    dt: f32,
+    metrics: Metrics,
+}
+
+impl World {
+    /// A world with `count` copies of the creature, spaced on a square grid
+    /// around the terrain's centre, all facing +X.
+    pub fn new(terrain: Arc<Heightfield>, spec: CreatureSpec, count: usize) -> World {
+        let spec = Arc::new(spec);
+        let count = count.max(1);
+        let spacing = 2.0 * spec.max_reach() + spec.body.size.x.max(spec.body.size.z) + 0.5;
+        let side = (count as f32).sqrt().ceil() as usize;
+        let (lo, hi) = terrain.bounds();
+        let centre = (lo + hi) * 0.5;
+        let creatures = (0..count)
+            .map(|i| {
+                let cell = Vec2::new((i % side) as f32, (i / side) as f32)
+                    - Vec2::splat((side - 1) as f32 * 0.5);
+                let at = centre + cell * spacing;
+                Creature::spawn(spec.clone(), &terrain, at.x, at.y, 0.0)
+            })
+            .collect();
+        World {
+            terrain,
+            spec,
+            creatures,
+            dt: DEFAULT_DT,
+            metrics: Metrics::new(count),
+        }
+    }
+
+    /// Changes the step length (seconds); only sensible before the first step.
+    pub fn with_dt(mut self, dt: f32) -> World {
+        if dt.is_finite() && dt > 0.0 {
+            self.dt = dt;
+        }
+        self
+    }
+
+    /// The step length in seconds.
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
+
+    /// Simulated time so far, seconds.
+    pub fn time(&self) -> f64 {
+        self.metrics.steps as f64 * f64::from(self.dt)
+    }
+
+    /// The terrain.
+    pub fn terrain(&self) -> &Arc<Heightfield> {
+        &self.terrain
+    }
+
+    /// The creature description every creature here shares.
+    pub fn spec(&self) -> &Arc<CreatureSpec> {
+        &self.spec
+    }
+
+    /// The creatures.
+    pub fn creatures(&self) -> &[Creature] {
+        &self.creatures
+    }
+
+    /// Figures so far.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The solver most legs of the first creature use.
+    pub fn solver(&self) -> SolverKind {
+        self.creatures
+            .first()
+            .map_or(self.spec.solver.kind, Creature::solver)
+    }
+
+    /// Carries out a command for every creature.
+    pub fn apply(&mut self, command: Command) -> Result<(), CommandError> {
+        match command {
+            Command::Drive { forward, turn } => {
+                let input = DriveInput {
+                    forward: if forward.is_finite() {
+                        forward.clamp(-1.0, 1.0)
+                    } else {
+                        0.0
+                    },
+                    turn: if turn.is_finite() {
+                        turn.clamp(-1.0, 1.0)
+                    } else {
+                        0.0
+                    },
+                };
+                for creature in &mut self.creatures {
+                    creature.input = input;
+                }
+            }
+            Command::Stop => {
+                for creature in &mut self.creatures {
+                    creature.input = DriveInput::default();
+                }
+            }
+            Command::SetSolver(kind) => {
+                let mut refused = 0;
+                let mut legs = 0;
+                for creature in &mut self.creatures {
+                    refused += creature.set_solver(kind);
+                    legs += creature.legs.len();
+                }
+                if refused > 0 {
+                    return Err(CommandError::SolverRefused {
+                        solver: kind,
+                        refused,
+                        legs,
+                    });
+                }
+            }
+            Command::Reset => {
+                for creature in &mut self.creatures {
+                    creature.reset(&self.terrain);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Advances every creature by one fixed step and records the metrics.
+    pub fn step(&mut self) {
+        for (index, creature) in self.creatures.iter_mut().enumerate() {
+            let events = creature.step(&self.terrain, self.dt);
+            self.metrics
+                .observe(index, creature, &events, &self.terrain);
+        }
+        self.metrics.steps += 1;
+    }
+
+    /// The run's figures so far, with the real time it took.
+    pub fn summary(&self, wall_seconds: f64) -> Summary {
+        let m = &self.metrics;
+        let count = self.creatures.len();
+        let mean =
+            |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / count.max(1) as f64;
+        Summary {
+            creature: self.spec.name.clone(),
+            terrain: self.terrain.spec().name.clone(),
+            solver: self.solver().to_string(),
+            count,
+            steps: m.steps,
+            dt: f64::from(self.dt),
+            seconds: self.time(),
+            distance: mean(&mut m.odometer.iter().copied()),
+            displacement: mean(
+                &mut self
+                    .creatures
+                    .iter()
+                    .map(|c| f64::from(c.body.position.distance(c.start().position))),
+            ),
+            foot_steps: m.foot_steps,
+            gait_violations: m.gait_violations,
+            max_lifted_seen: m.max_lifted_seen,
+            foot_slip_max: m.foot_slip_max,
+            foot_gap_max: m.foot_gap_max,
+            penetration_max: m.penetration_max,
+            ik_error_max: m.ik_error_max,
+            ik_error_p99: m.ik_errors.quantile(0.99),
+            ik_iterations_mean: m.ik_iterations_mean(),
+            bone_error_max: m.bone_error_max,
+            body_height_min: if m.body_height_min.is_finite() {
+                m.body_height_min
+            } else {
+                0.0
+            },
+            body_height_mean: m.body_height_mean(),
+            tilt_error_max_deg: m.tilt_error_max_deg,
+            nan_count: m.nan_count,
+            wall_seconds,
+            step_micros_mean: if m.steps == 0 {
+                0.0
+            } else {
+                wall_seconds * 1e6 / m.steps as f64
+            },
+        }
+    }
+}
