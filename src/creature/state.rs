@@ -8,7 +8,7 @@ use glam::{Quat, Vec3};
 use super::body::{Body, feet_plane_normal};
 use super::gait::{GaitRule, StepCandidate, choose_steps};
 use super::leg::{Leg, LegPhase, rest_chain};
-use super::{CreatureSpec, OrientationSource};
+use super::{CreatureSpec, LegSpec, OrientationSource};
 use crate::ik::{SolveParams, SolveReport, Solver, SolverKind, Termination};
 use crate::math::{move_towards, rotate_towards, shortest_arc};
 use crate::terrain::{Heightfield, RayHit};
@@ -18,6 +18,17 @@ use crate::terrain::{Heightfield, RayHit};
 const OVERREACH_FRACTION: f32 = 0.92;
 /// Lowest a swinging foot may pass over the ground at mid-swing (metres).
 const SWING_CLEARANCE: f32 = 0.02;
+/// The body slows when a planted foot would be stretched past this fraction
+/// of its leg's reach by the body's motion...
+const SLOW_DOWN_STRETCH: f32 = 0.88;
+/// ...and stops before any planted foot passes this fraction: a creature
+/// cannot outrun its legs (rough ground can keep a tripod busy long enough).
+const STOP_STRETCH: f32 = 0.96;
+/// A foothold farther than this fraction of the reach from the hip is
+/// retried closer in (gullies under the rest point).
+const FOOTHOLD_STRETCH: f32 = 0.85;
+/// How far toward the hip, as fractions of the rest offset, footholds are tried.
+const FOOTHOLD_PULLS: [f32; 4] = [1.0, 0.8, 0.6, 0.4];
 
 /// What the driver is asking for, held until changed.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -160,7 +171,7 @@ impl Creature {
             chain.rotate_about_root(self.body.orientation);
             chain.set_root(self.body.to_world(leg_spec.mount));
             chain.set_rest_frame(self.body.orientation);
-            let hit = self.foothold(terrain, leg_spec.rest, leg_spec.reach(), Vec3::ZERO);
+            let hit = self.foothold(terrain, leg_spec, Vec3::ZERO);
             self.legs.push(Leg {
                 chain,
                 foot: hit.point,
@@ -183,18 +194,39 @@ impl Creature {
         }
     }
 
-    /// Ray from above the rest point along the body's down, pushed ahead by
-    /// the velocity times `lead`.
-    fn foothold(&self, terrain: &Heightfield, rest: Vec3, reach: f32, ahead: Vec3) -> RayHit {
+    /// The foothold for a leg: a ray from above its rest point along the
+    /// body's down, pushed ahead by `ahead`. A hit the leg could not reach (a
+    /// gully under the rest point) is retried with the ray pulled toward the
+    /// hip, and the most reachable hit wins.
+    fn foothold(&self, terrain: &Heightfield, leg: &LegSpec, ahead: Vec3) -> RayHit {
         let up = self.body.up();
+        let reach = leg.reach();
         let above = reach + self.spec.body.height;
-        let origin = self.body.to_world(rest) + ahead + up * above;
         let length = above + 2.0 * reach + self.spec.body.height;
-        terrain
-            .raycast(origin, -up, length)
-            // Started inside a hill or pointing away from the ground: fall
-            // back to the point straight below.
-            .unwrap_or_else(|| terrain.project_down(origin))
+        let hip = self.body.to_world(leg.mount);
+        let mut best: Option<(f32, RayHit)> = None;
+        for pull in FOOTHOLD_PULLS {
+            let rest = Vec3::new(
+                leg.mount.x + (leg.rest.x - leg.mount.x) * pull,
+                leg.rest.y,
+                leg.mount.z + (leg.rest.z - leg.mount.z) * pull,
+            );
+            let origin = self.body.to_world(rest) + ahead * pull + up * above;
+            let hit = terrain
+                .raycast(origin, -up, length)
+                // Started inside a hill or pointing away from the ground:
+                // fall back to the point straight below.
+                .unwrap_or_else(|| terrain.project_down(origin));
+            let stretch = hit.point.distance(hip) / reach;
+            if stretch <= FOOTHOLD_STRETCH {
+                return hit;
+            }
+            if best.is_none_or(|(s, _)| stretch < s) {
+                best = Some((stretch, hit));
+            }
+        }
+        // FOOTHOLD_PULLS is not empty, so some hit was recorded.
+        best.map_or_else(|| terrain.project_down(hip), |(_, hit)| hit)
     }
 
     /// Advances the creature by `dt` seconds.
@@ -232,18 +264,52 @@ impl Creature {
             forward: self.input.forward.clamp(-1.0, 1.0),
             turn: self.input.turn.clamp(-1.0, 1.0),
         };
-        let turn =
-            Quat::from_axis_angle(self.body.up(), input.turn * self.spec.body.turn_rate * dt);
+        let angle = input.turn * self.spec.body.turn_rate * dt;
+        let speed = input.forward * self.spec.body.speed;
+        let scale = self.stride_limit(speed * dt, angle);
+        let turn = Quat::from_axis_angle(self.body.up(), angle * scale);
         self.body.orientation = (turn * self.body.orientation).normalize();
-        self.body.velocity = self.body.forward() * input.forward * self.spec.body.speed;
+        self.body.velocity = self.body.forward() * speed * scale;
         self.body.position += self.body.velocity * dt;
     }
 
+    /// How much of this step's commanded motion the legs allow (0–1): full
+    /// speed unless a planted foot would be stretched toward its leg's reach,
+    /// then slowing to a stop before it gets there.
+    fn stride_limit(&self, advance: f32, angle: f32) -> f32 {
+        if advance == 0.0 && angle == 0.0 {
+            return 1.0;
+        }
+        let next = Body {
+            position: self.body.position + self.body.forward() * advance,
+            orientation: Quat::from_axis_angle(self.body.up(), angle) * self.body.orientation,
+            velocity: self.body.velocity,
+        };
+        let mut scale = 1.0f32;
+        for (leg, leg_spec) in self.legs.iter().zip(&self.spec.legs) {
+            if !leg.is_grounded() {
+                continue;
+            }
+            let reach = leg_spec.reach();
+            let now = leg.foot.distance(self.body.to_world(leg_spec.mount)) / reach;
+            let after = leg.foot.distance(next.to_world(leg_spec.mount)) / reach;
+            if after > now && after > SLOW_DOWN_STRETCH {
+                let room = (STOP_STRETCH - after) / (STOP_STRETCH - SLOW_DOWN_STRETCH);
+                scale = scale.min(room.clamp(0.0, 1.0));
+            }
+        }
+        scale
+    }
+
     fn update_footholds(&mut self, terrain: &Heightfield) {
-        let ahead = self.body.velocity * self.spec.gait.lead;
+        // Lead by the commanded velocity, not the (possibly stride-limited)
+        // actual one: feet reach toward where the driver is going, which is
+        // what lets a leg holding the body back step out of the way.
+        let commanded =
+            self.body.forward() * self.input.forward.clamp(-1.0, 1.0) * self.spec.body.speed;
+        let ahead = commanded * self.spec.gait.lead;
         for i in 0..self.legs.len() {
-            let leg_spec = &self.spec.legs[i];
-            let hit = self.foothold(terrain, leg_spec.rest, leg_spec.reach(), ahead);
+            let hit = self.foothold(terrain, &self.spec.legs[i], ahead);
             let leg = &mut self.legs[i];
             leg.desired = hit.point;
             leg.desired_normal = hit.normal;
@@ -261,9 +327,16 @@ impl Creature {
             let off_target = leg.foot.distance(leg.desired);
             let hip = self.body.to_world(self.spec.legs[i].mount);
             let stretch = leg.foot.distance(hip) / self.spec.legs[i].reach();
-            let urgency = if stretch > OVERREACH_FRACTION {
+            // Stretch alone is no reason to step when the foothold is where
+            // the foot already is (a foothold deep in a gully): stepping
+            // would land on the same spot, over and over.
+            let can_improve = off_target > 0.25 * threshold;
+            let urgency = if stretch > OVERREACH_FRACTION && can_improve {
                 // About to lose the foot: step before anything else.
                 10.0 + stretch
+            } else if stretch > SLOW_DOWN_STRETCH && can_improve {
+                // Holding the body back (see `stride_limit`): step soon.
+                5.0 + stretch
             } else if off_target > threshold {
                 off_target / threshold
             } else {
