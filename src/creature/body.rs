@@ -48,36 +48,36 @@ impl Body {
     }
 }
 
-/// Normal of the plane through `feet`, oriented to agree with `up_hint`.
+/// The order legs stand in around the body (by angle about the body's up,
+/// from their rest positions), which [`feet_plane_normal`] walks.
+pub fn foot_ring(rest_positions: &[Vec3]) -> Vec<usize> {
+    let mut ring: Vec<usize> = (0..rest_positions.len()).collect();
+    ring.sort_by(|a, b| {
+        let angle = |i: usize| rest_positions[i].z.atan2(rest_positions[i].x);
+        angle(*a).total_cmp(&angle(*b))
+    });
+    ring
+}
+
+/// Normal of the plane through the feet, oriented to agree with `up_hint`.
 ///
-/// The feet are taken in order around the body (by angle about `up_hint`,
-/// seen from `centre`) and Newell's method gives the polygon's area-weighted
-/// normal; for four feet that is exactly the cross product of the diagonals
-/// the spider thesis uses, and it extends to any leg count. Returns `None`
-/// for fewer than three feet or a degenerate (collinear) arrangement.
-pub fn feet_plane_normal(feet: &[Vec3], centre: Vec3, up_hint: Vec3) -> Option<Vec3> {
-    if feet.len() < 3 {
+/// `ring` lists the feet in order around the body ([`foot_ring`]); Newell's
+/// method over that polygon gives its area-weighted normal, which for four
+/// feet is exactly the cross product of the diagonals the spider thesis uses,
+/// and extends to any leg count. Returns `None` for fewer than three feet or a
+/// degenerate (collinear) arrangement.
+pub fn feet_plane_normal(feet: &[Vec3], ring: &[usize], up_hint: Vec3) -> Option<Vec3> {
+    if ring.len() < 3 {
         return None;
     }
-    let up = up_hint.try_normalize()?;
-    let side = up.any_orthonormal_vector();
-    let other = up.cross(side);
-    let mut ordered: Vec<(f32, Vec3)> = feet
-        .iter()
-        .map(|p| {
-            let d = *p - centre;
-            (d.dot(other).atan2(d.dot(side)), *p)
-        })
-        .collect();
-    ordered.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let centre = ring.iter().map(|i| feet[*i]).sum::<Vec3>() / ring.len() as f32;
     let mut normal = Vec3::ZERO;
-    for i in 0..ordered.len() {
-        let a = ordered[i].1 - centre;
-        let b = ordered[(i + 1) % ordered.len()].1 - centre;
-        normal += a.cross(b);
+    for (k, &i) in ring.iter().enumerate() {
+        let next = ring[(k + 1) % ring.len()];
+        normal += (feet[i] - centre).cross(feet[next] - centre);
     }
     let normal = normal.try_normalize()?;
-    Some(if normal.dot(up) < 0.0 {
+    Some(if normal.dot(up_hint) < 0.0 {
         -normal
     } else {
         normal
@@ -97,7 +97,7 @@ mod tests {
             slope(-1.0, -1.0),
             slope(-1.0, 1.0),
         ];
-        let n = feet_plane_normal(&feet, Vec3::ZERO, Vec3::Y).unwrap();
+        let n = feet_plane_normal(&feet, &foot_ring(&feet), Vec3::Y).unwrap();
         let expected = Vec3::new(-0.5, 1.0, 0.0).normalize();
         assert!((n - expected).length() < 1e-5, "{n}");
     }
@@ -110,7 +110,7 @@ mod tests {
             Vec3::new(-0.5, 0.2, -0.4),
             Vec3::new(-0.6, 0.0, 0.5),
         ];
-        let n = feet_plane_normal(&feet, Vec3::ZERO, Vec3::Y).unwrap();
+        let n = feet_plane_normal(&feet, &foot_ring(&feet), Vec3::Y).unwrap();
         // Diagonals FL→BR and FR→BL.
         let diag = (feet[3] - feet[0]).cross(feet[2] - feet[1]).normalize();
         let diag = if diag.y < 0.0 { -diag } else { diag };
@@ -119,9 +119,9 @@ mod tests {
 
     #[test]
     fn degenerate_feet_give_none() {
-        assert!(feet_plane_normal(&[Vec3::ZERO, Vec3::X], Vec3::ZERO, Vec3::Y).is_none());
+        assert!(feet_plane_normal(&[Vec3::ZERO, Vec3::X], &[0, 1], Vec3::Y).is_none());
         let line = [Vec3::X, Vec3::X * 2.0, Vec3::X * 3.0];
-        assert!(feet_plane_normal(&line, Vec3::ZERO, Vec3::Y).is_none());
+        assert!(feet_plane_normal(&line, &[0, 1, 2], Vec3::Y).is_none());
     }
 
     #[test]
@@ -131,8 +131,20 @@ mod tests {
             Vec3::new(0.0, 0.0, 1.0),
             Vec3::new(-1.0, 0.0, -1.0),
         ];
-        let n = feet_plane_normal(&feet, Vec3::ZERO, -Vec3::Y).unwrap();
+        let n = feet_plane_normal(&feet, &foot_ring(&feet), -Vec3::Y).unwrap();
         assert!((n + Vec3::Y).length() < 1e-6);
+    }
+
+    #[test]
+    fn ring_orders_legs_around_the_body() {
+        // Spider order: front_left, front_right, back_left, back_right.
+        let rest = [
+            Vec3::new(0.5, -0.3, -0.5),
+            Vec3::new(0.5, -0.3, 0.5),
+            Vec3::new(-0.5, -0.3, -0.5),
+            Vec3::new(-0.5, -0.3, 0.5),
+        ];
+        assert_eq!(foot_ring(&rest), vec![2, 0, 1, 3]);
     }
 
     #[test]

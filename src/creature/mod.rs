@@ -7,7 +7,7 @@ mod leg;
 mod spec;
 mod state;
 
-pub use body::{Body, feet_plane_normal};
+pub use body::{Body, feet_plane_normal, foot_ring};
 pub use gait::{GaitRule, StepCandidate, choose_steps};
 pub use leg::{Leg, LegPhase, rest_chain};
 pub use spec::{BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec};

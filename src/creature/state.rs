@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 
-use super::body::{Body, feet_plane_normal};
+use super::body::{Body, feet_plane_normal, foot_ring};
 use super::gait::{GaitRule, StepCandidate, choose_steps};
 use super::leg::{Leg, LegPhase, rest_chain};
 use super::{CreatureSpec, LegSpec, OrientationSource};
@@ -67,6 +67,7 @@ pub struct Creature {
     lifted: Vec<bool>,
     candidates: Vec<StepCandidate>,
     feet: Vec<Vec3>,
+    ring: Vec<usize>,
 }
 
 impl std::fmt::Debug for Creature {
@@ -116,6 +117,7 @@ impl Creature {
             lifted: vec![false; spec.legs.len()],
             candidates: Vec::with_capacity(spec.legs.len()),
             feet: Vec::with_capacity(spec.legs.len()),
+            ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>()),
             spec,
         };
         creature.place_legs(terrain);
@@ -414,7 +416,7 @@ impl Creature {
                         LegPhase::Grounded => leg.foot,
                         LegPhase::Swinging { to, .. } => to,
                     }));
-                feet_plane_normal(&self.feet, self.body.position, up).unwrap_or(below.normal)
+                feet_plane_normal(&self.feet, &self.ring, up).unwrap_or(below.normal)
             }
         };
         let target = (shortest_arc(up, target_up) * self.body.orientation).normalize();

@@ -57,16 +57,27 @@ impl Setup {
         (0..count).map(|_| self.case(&mut rng)).collect()
     }
 
-    /// `count` tracking cases: the target is the current end moved by up to
-    /// `max_offset` (a fraction of the reach), as when a leg is re-solved every
-    /// frame from its previous pose while its foot target moves a little.
+    /// `count` tracking cases, as when a leg is re-solved every frame: the
+    /// chain starts in the pose FABRIK found for one of [`Setup::cases`]'
+    /// targets, and the new target is that one moved by up to `max_offset`
+    /// (a fraction of the reach), kept inside this setup's target range.
     pub fn tracking_cases(&self, seed: u64, count: usize, max_offset: f32) -> Vec<Case> {
-        let mut rng = SplitMix64::new(seed);
-        (0..count)
-            .map(|_| {
-                let mut case = self.case(&mut rng);
-                let offset = rng.range(0.0, max_offset) * case.chain.reach();
-                case.target = case.chain.end() + rng.unit_vector() * offset;
+        let mut rng = SplitMix64::new(seed ^ 0x5EED);
+        let mut fabrik = super::Fabrik::default();
+        self.cases(seed, count)
+            .into_iter()
+            .map(|mut case| {
+                let reach = case.chain.reach();
+                let params = SolveParams {
+                    tolerance: 1e-6 * reach,
+                    max_iterations: 1000,
+                    ..SolveParams::default()
+                };
+                fabrik.solve(&mut case.chain, case.target, &params);
+                let moved = case.target + rng.unit_vector() * rng.range(0.0, max_offset) * reach;
+                let (lo, hi) = self.target_range;
+                let distance = moved.length().clamp(lo * reach, hi * reach);
+                case.target = moved.normalize_or(case.target) * distance;
                 case
             })
             .collect()

@@ -171,6 +171,9 @@ fn descend(
                 orientation,
                 rest_weight: tuning.rest_weight * secondary_scale,
                 orientation_weight: tuning.orientation_weight * secondary_scale,
+                // Projected out only to first order, a secondary turn of θ
+                // still moves the end by about θ²: keep that below the error.
+                max_angle: 0.5 * error.max(problem.tolerance).sqrt(),
             };
             terms.add_to(joints, &metric_inv, secondary, omega);
         }
@@ -184,16 +187,27 @@ fn descend(
             let previous = error;
             error = trial_error;
             damping = (damping * 0.2).max(MIN_DAMPING);
-            secondary_scale = (secondary_scale * 2.0).min(1.0);
+            if secondary_scale > 0.0 {
+                secondary_scale = (secondary_scale * 2.0).min(1.0);
+            }
             if keeps_tolerance {
                 continue;
             }
-            if let Some(termination) = problem.verdict(error, previous) {
-                return CoreOutcome::new(iterations, termination);
+            match problem.verdict(error, previous) {
+                // The secondary pull is only projected out to first order, so
+                // on a sharply bent chain it can cancel the position step;
+                // position comes first, so drop it rather than stop short.
+                Some(Termination::Stalled | Termination::PrecisionLimit)
+                    if secondary_scale > 0.0 =>
+                {
+                    secondary_scale = 0.0;
+                }
+                Some(termination) => return CoreOutcome::new(iterations, termination),
+                None => {}
             }
         } else {
             damping *= 8.0;
-            secondary_scale *= 0.25;
+            secondary_scale /= 8.0;
             if damping > MAX_DAMPING {
                 return CoreOutcome::new(iterations, problem.stop_reason(error));
             }
@@ -237,6 +251,8 @@ struct SecondaryTerms<'a> {
     orientation: Option<DVec3>,
     rest_weight: f64,
     orientation_weight: f64,
+    /// Largest rotation the secondary step may apply at any joint (radians).
+    max_angle: f64,
 }
 
 impl SecondaryTerms<'_> {
@@ -265,6 +281,15 @@ impl SecondaryTerms<'_> {
             let rest_dir = self.rest.get(j).copied().unwrap_or(dir);
             suffix += dir.cross(rest_dir) * self.rest_weight;
             secondary[j] = suffix + orientation_term;
+        }
+        let largest = secondary.iter().map(|z| z.length()).fold(0.0, f64::max);
+        if largest > self.max_angle {
+            let shrink = self.max_angle / largest;
+            for z in secondary.iter_mut() {
+                *z *= shrink;
+            }
+        }
+        for j in 0..bones {
             end_motion += secondary[j].cross(end - joints[j]);
         }
         // Null-space projection: z − Jᵀ (J Jᵀ + λI)⁻¹ J z.

@@ -107,9 +107,12 @@ impl CoreOutcome {
 }
 
 /// Half the spacing of `f32` values near `magnitude`: the most rounding one
-/// coordinate suffers when written back.
+/// coordinate of that size suffers when written back.
 fn half_ulp(magnitude: f32) -> f64 {
     let m = magnitude.abs().max(f32::MIN_POSITIVE);
+    if !m.is_finite() {
+        return f64::INFINITY;
+    }
     let next = f32::from_bits(m.to_bits() + 1);
     0.5 * f64::from(next - m)
 }
@@ -148,8 +151,9 @@ pub(super) fn solve_in_unit_frame(
     // much inside the tolerance so a reached end stays reached.
     let rounding = (target.abs() + Vec3::splat(tolerance))
         .to_array()
+        .map(half_ulp)
         .iter()
-        .map(|c| half_ulp(*c).powi(2))
+        .map(|r| r * r)
         .sum::<f64>()
         .sqrt();
     let core_tolerance = (f64::from(tolerance) - rounding).max(0.25 * f64::from(tolerance));

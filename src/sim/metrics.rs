@@ -199,11 +199,10 @@ impl Metrics {
         if !(body.position.is_finite() && body.orientation.is_finite()) {
             self.nan_count += 1;
         }
-        let height = terrain.signed_distance(body.position);
+        let (height, normal) = terrain.distance_and_normal(body.position);
         self.body_height_min = self.body_height_min.min(height);
         self.body_height_sum += f64::from(height);
         self.body_height_samples += 1;
-        let normal = terrain.normal(body.position.x, body.position.z);
         let tilt = body.up().angle_between(normal).to_degrees();
         self.tilt_error_max_deg = self.tilt_error_max_deg.max(tilt);
         if first {

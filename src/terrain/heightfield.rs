@@ -147,7 +147,13 @@ impl Heightfield {
     /// Signed distance of `p` from the surface, approximated by the vertical
     /// gap projected on the normal (exact on planes): positive above ground.
     pub fn signed_distance(&self, p: Vec3) -> f32 {
-        (p.y - self.height(p.x, p.z)) * self.normal(p.x, p.z).y
+        self.distance_and_normal(p).0
+    }
+
+    /// [`Heightfield::signed_distance`] and the normal under `p`, sharing the lookups.
+    pub fn distance_and_normal(&self, p: Vec3) -> (f32, Vec3) {
+        let normal = self.normal(p.x, p.z);
+        ((p.y - self.height(p.x, p.z)) * normal.y, normal)
     }
 
     /// The first point where a ray from `origin` along `direction` meets the
@@ -160,7 +166,7 @@ impl Heightfield {
     /// by bisection.
     pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
         let direction = direction.try_normalize()?;
-        if !origin.is_finite() || !(max_distance > 0.0) {
+        if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
             return None;
         }
         let gap = |t: f32| {

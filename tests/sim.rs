@@ -1,0 +1,328 @@
+//! Simulation: quality over every shipped creature × terrain, determinism,
+//! commands, and the awkward cases.
+
+use std::sync::Arc;
+
+use skitter::config::{CREATURES, TERRAINS, parse_creature, parse_script, parse_terrain};
+use skitter::creature::CreatureSpec;
+use skitter::headless::{self, HeadlessRun, RunLength, TraceLine};
+use skitter::ik::SolverKind;
+use skitter::sim::{Command, CommandError, World};
+use skitter::terrain::{Heightfield, TerrainSpec};
+
+/// 60 simulated seconds: forward, a left turn, forward, a right turn, forward.
+const QUALITY_DRIVE: &str =
+    "forward 20s, forward+left 1.5s, forward 18.5s, forward+right 1.5s, forward 18.5s";
+
+fn creature(name: &str) -> CreatureSpec {
+    let b = CREATURES.iter().find(|b| b.name == name).unwrap();
+    parse_creature(b.name, b.text).unwrap()
+}
+
+fn terrain(name: &str) -> TerrainSpec {
+    let b = TERRAINS.iter().find(|b| b.name == name).unwrap();
+    parse_terrain(b.name, b.text).unwrap()
+}
+
+fn world(creature_name: &str, terrain_name: &str, count: usize) -> World {
+    World::new(
+        Arc::new(Heightfield::generate(&terrain(terrain_name))),
+        creature(creature_name),
+        count,
+    )
+}
+
+#[test]
+fn every_shipped_creature_walks_every_shipped_terrain_cleanly() {
+    let script = parse_script("quality", QUALITY_DRIVE).unwrap();
+    let mut failures = Vec::new();
+    for t in TERRAINS {
+        for c in CREATURES {
+            let spec = creature(c.name);
+            let speed = spec.body.speed;
+            let run = HeadlessRun {
+                creature: spec,
+                terrain: terrain(t.name),
+                solver: None,
+                length: None,
+                script: Some(script.clone()),
+                count: 1,
+            };
+            let s = headless::run(&run, None).unwrap();
+            let wanted_displacement = 0.5 * f64::from(speed * script.driven_seconds());
+            let checks = [
+                ("nan_count", s.nan_count == 0),
+                ("gait_violations", s.gait_violations == 0),
+                ("foot_slip_max", s.foot_slip_max <= 1e-3),
+                ("foot_gap_max", s.foot_gap_max <= 0.01),
+                ("bone_error_max", s.bone_error_max <= 1e-4),
+                ("displacement", s.displacement >= wanted_displacement),
+                ("steps", s.steps == 7200),
+            ];
+            for (name, ok) in checks {
+                if !ok {
+                    failures.push(format!("{} on {}: {name} failed: {s:?}", c.name, t.name));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn same_inputs_give_the_same_trajectory() {
+    let trace = || {
+        let mut w = world("spider", "hills", 2);
+        w.apply(Command::Drive {
+            forward: 1.0,
+            turn: 0.3,
+        })
+        .unwrap();
+        let mut lines = Vec::new();
+        for _ in 0..600 {
+            w.step();
+            lines.push(serde_json::to_string(&TraceLine::of(&w)).unwrap());
+        }
+        lines
+    };
+    assert_eq!(trace(), trace());
+}
+
+#[test]
+fn standing_still_takes_no_steps_and_stays_put() {
+    let mut w = world("spider", "hills", 1);
+    let start = w.creatures()[0].body.position;
+    for _ in 0..600 {
+        w.step();
+    }
+    assert_eq!(w.metrics().foot_steps, 0);
+    let moved = w.creatures()[0].body.position.distance(start);
+    assert!(moved < 0.05, "settling moved the body {moved} m");
+    assert!(w.metrics().foot_slip_max <= 1e-3);
+}
+
+#[test]
+fn walking_backwards_and_turning_in_place_keep_feet_planted() {
+    for drive in [
+        Command::Drive {
+            forward: -1.0,
+            turn: 0.0,
+        },
+        Command::Drive {
+            forward: 0.0,
+            turn: 1.0,
+        },
+    ] {
+        let mut w = world("hexapod", "dunes", 1);
+        w.apply(drive).unwrap();
+        for _ in 0..1200 {
+            w.step();
+        }
+        let m = w.metrics();
+        assert!(m.foot_steps > 10, "{drive:?}: only {} steps", m.foot_steps);
+        assert!(
+            m.foot_slip_max <= 1e-3,
+            "{drive:?}: slip {}",
+            m.foot_slip_max
+        );
+        assert_eq!(m.gait_violations, 0);
+    }
+    let mut w = world("spider", "flat", 1);
+    w.apply(Command::Drive {
+        forward: -1.0,
+        turn: 0.0,
+    })
+    .unwrap();
+    for _ in 0..1200 {
+        w.step();
+    }
+    let c = &w.creatures()[0];
+    assert!(
+        c.body.position.x < c.start().position.x - 5.0,
+        "walked back to {}",
+        c.body.position
+    );
+}
+
+#[test]
+fn diagonal_pairs_never_leave_the_ground_together_with_the_other_pair() {
+    let mut w = world("spider", "rough", 1);
+    w.apply(Command::Drive {
+        forward: 1.0,
+        turn: 0.2,
+    })
+    .unwrap();
+    let spec = w.spec().clone();
+    for _ in 0..2400 {
+        w.step();
+        let lifted: Vec<usize> = w.creatures()[0]
+            .legs
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.is_grounded())
+            .map(|(i, _)| spec.legs[i].group)
+            .collect();
+        assert!(lifted.len() <= spec.gait.max_lifted);
+        assert!(
+            lifted.windows(2).all(|g| g[0] == g[1]),
+            "groups {lifted:?} in the air together"
+        );
+    }
+    assert!(
+        w.metrics().max_lifted_seen == 2,
+        "the spider should lift a whole diagonal"
+    );
+}
+
+#[test]
+fn set_solver_switches_legs_or_says_which_cannot() {
+    let mut w = world("spider", "flat", 1);
+    w.apply(Command::SetSolver(SolverKind::Ccd)).unwrap();
+    assert_eq!(w.solver(), SolverKind::Ccd);
+    let err = w
+        .apply(Command::SetSolver(SolverKind::TwoBone))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        CommandError::SolverRefused {
+            solver: SolverKind::TwoBone,
+            refused: 4,
+            legs: 4
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "4 of 4 legs cannot use the two-bone solver and kept their own"
+    );
+    assert_eq!(w.solver(), SolverKind::Ccd);
+    let mut strider = world("strider", "flat", 1);
+    for kind in SolverKind::ALL {
+        strider.apply(Command::SetSolver(kind)).unwrap();
+        strider
+            .apply(Command::Drive {
+                forward: 1.0,
+                turn: 0.0,
+            })
+            .unwrap();
+        for _ in 0..240 {
+            strider.step();
+        }
+        assert!(
+            strider.metrics().foot_slip_max <= 1e-3,
+            "{kind}: {}",
+            strider.metrics().foot_slip_max
+        );
+    }
+}
+
+#[test]
+fn reset_puts_creatures_back() {
+    let mut w = world("biped", "hills", 1);
+    let start = w.creatures()[0].body.position;
+    w.apply(Command::Drive {
+        forward: 1.0,
+        turn: 0.5,
+    })
+    .unwrap();
+    for _ in 0..600 {
+        w.step();
+    }
+    assert!(w.creatures()[0].body.position.distance(start) > 1.0);
+    w.apply(Command::Reset).unwrap();
+    assert_eq!(w.creatures()[0].body.position, start);
+    assert!(w.creatures()[0].legs.iter().all(|l| l.is_grounded()));
+}
+
+#[test]
+fn many_creatures_spawn_apart_and_all_walk() {
+    let mut w = world("spider", "hills", 9);
+    let positions: Vec<_> = w.creatures().iter().map(|c| c.body.position).collect();
+    for (i, a) in positions.iter().enumerate() {
+        for b in &positions[i + 1..] {
+            assert!(
+                (*a - *b).length() > 2.0,
+                "creatures spawned on top of each other"
+            );
+        }
+    }
+    w.apply(Command::Drive {
+        forward: 1.0,
+        turn: 0.0,
+    })
+    .unwrap();
+    for _ in 0..600 {
+        w.step();
+    }
+    let summary = w.summary(0.0);
+    assert_eq!(summary.count, 9);
+    assert!(summary.displacement > 3.5, "{summary:?}");
+    assert_eq!(summary.gait_violations, 0);
+}
+
+#[test]
+fn walking_off_the_edge_of_the_terrain_stays_finite() {
+    let small = parse_terrain(
+        "small",
+        "name = \"small\"\nsize = [6.0, 6.0]\nresolution = 0.5\n[noise]\namplitude = 0.4\n",
+    )
+    .unwrap();
+    let run = HeadlessRun {
+        creature: creature("spider"),
+        terrain: small,
+        solver: None,
+        length: Some(RunLength::Seconds(20.0)),
+        script: None,
+        count: 1,
+    };
+    let s = headless::run(&run, None).unwrap();
+    assert_eq!(s.nan_count, 0);
+    assert!(s.displacement > 10.0, "{s:?}");
+    assert!(s.foot_slip_max <= 1e-3, "{s:?}");
+}
+
+#[test]
+fn headless_trace_has_a_line_per_step() {
+    let run = HeadlessRun {
+        creature: creature("strider"),
+        terrain: terrain("flat"),
+        solver: Some(SolverKind::Fabrik),
+        length: Some(RunLength::Steps(50)),
+        script: Some(parse_script("t", "forward 0.2s, solver gradient, left 1s").unwrap()),
+        count: 2,
+    };
+    let mut buffer = Vec::new();
+    let summary = headless::run(&run, Some(&mut buffer)).unwrap();
+    let text = String::from_utf8(buffer).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 50);
+    assert_eq!(lines[49]["step"], 50);
+    assert_eq!(lines[0]["creatures"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        lines[0]["creatures"][0]["legs"].as_array().unwrap().len(),
+        4
+    );
+    assert_eq!(lines[0]["creatures"][0]["legs"][0]["solver"], "fabrik");
+    assert_eq!(lines[49]["creatures"][0]["legs"][0]["solver"], "gradient");
+    assert_eq!(summary.solver, "gradient");
+    assert_eq!(summary.steps, 50);
+}
+
+#[test]
+fn headless_refuses_a_solver_that_cannot_pose_the_legs() {
+    let run = HeadlessRun {
+        creature: creature("spider"),
+        terrain: terrain("flat"),
+        solver: Some(SolverKind::TwoBone),
+        length: Some(RunLength::Steps(10)),
+        script: None,
+        count: 1,
+    };
+    let err = headless::run(&run, None).unwrap_err().to_string();
+    assert!(
+        err.contains("--solver asks for two-bone, but leg `front_left` of spider cannot use it"),
+        "{err}"
+    );
+}
