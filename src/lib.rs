@@ -15,5 +15,7 @@ pub mod creature;
 pub mod headless;
 pub mod ik;
 pub mod math;
+pub mod render;
 pub mod sim;
 pub mod terrain;
+pub mod tui;

@@ -1,7 +1,15 @@
-//! Placeholder until the TUI lands: keeps the binary building.
+//! Opens the interactive viewer for the scene named on the command line.
+
+use skitter::tui::{self, App, Sources};
+
 use crate::cli::{Failure, SceneArgs};
-pub fn run(_scene: &SceneArgs) -> Result<(), Failure> {
-    Err(Failure::Other(
-        "the interactive viewer is not built yet; use `skitter headless`".into(),
-    ))
+
+/// Loads the scene (bad files fail here, before the terminal is touched) and runs the viewer.
+pub fn run(scene: &SceneArgs) -> Result<(), Failure> {
+    let sources = Sources {
+        creature: scene.creature.clone(),
+        terrain: scene.terrain.clone(),
+    };
+    let app = App::load(sources, scene.solver)?;
+    tui::run(app).map_err(|e| Failure::Other(format!("terminal error: {e}")))
 }

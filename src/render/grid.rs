@@ -1,0 +1,207 @@
+//! The character grid views are drawn into.
+
+/// What a cell shows, as a role; the TUI picks the colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ink {
+    /// Nothing drawn (sky, background).
+    Empty,
+    /// Terrain, by brightness level 0 (dark) to 7 (bright).
+    Ground(u8),
+    /// The body outline.
+    Body,
+    /// The body's front marker.
+    Heading,
+    /// Leg bones.
+    Leg,
+    /// Leg joints.
+    Joint,
+    /// A planted foot.
+    FootGrounded,
+    /// A foot in the air.
+    FootSwinging,
+    /// Where a foot wants to go.
+    Foothold,
+}
+
+/// One character cell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// The character.
+    pub ch: char,
+    /// Its role (colour).
+    pub ink: Ink,
+    /// Distance from the viewer; nearer cells win.
+    pub depth: f32,
+}
+
+impl Cell {
+    /// A blank cell at infinite depth.
+    pub const EMPTY: Cell = Cell {
+        ch: ' ',
+        ink: Ink::Empty,
+        depth: f32::INFINITY,
+    };
+}
+
+/// A width × height grid of cells, row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    cells: Vec<Cell>,
+}
+
+impl Grid {
+    /// A blank grid.
+    pub fn new(width: usize, height: usize) -> Grid {
+        Grid {
+            width,
+            height,
+            cells: vec![Cell::EMPTY; width * height],
+        }
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The cell at (column, row), if inside.
+    pub fn get(&self, x: usize, y: usize) -> Option<&Cell> {
+        (x < self.width && y < self.height).then(|| &self.cells[y * self.width + x])
+    }
+
+    /// Writes `cell` at (x, y) if it is inside and nearer than what is there.
+    pub fn plot(&mut self, x: i32, y: i32, cell: Cell) {
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            return;
+        }
+        let slot = &mut self.cells[y as usize * self.width + x as usize];
+        if cell.depth <= slot.depth {
+            *slot = cell;
+        }
+    }
+
+    /// Draws a line from `a` to `b` (column, row, depth), with a character
+    /// that follows its direction on screen.
+    pub fn line(&mut self, a: (f32, f32, f32), b: (f32, f32, f32), ink: Ink) {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        if !(dx.is_finite() && dy.is_finite()) {
+            return;
+        }
+        // Cells are about twice as tall as wide: weigh rows double for the
+        // apparent slope.
+        let ch = line_char(dx, dy * 2.0);
+        let steps = dx.abs().max(dy.abs()).ceil().clamp(1.0, 4096.0) as usize;
+        for i in 0..=steps {
+            let t = i as f32 / steps as f32;
+            let x = a.0 + dx * t;
+            let y = a.1 + dy * t;
+            let depth = a.2 + (b.2 - a.2) * t;
+            self.plot(x.round() as i32, y.round() as i32, Cell { ch, ink, depth });
+        }
+    }
+
+    /// The grid as text, one line per row (for tests and debugging).
+    pub fn to_text(&self) -> String {
+        let mut out = String::with_capacity((self.width + 1) * self.height);
+        for row in self.cells.chunks(self.width.max(1)) {
+            out.extend(row.iter().map(|c| c.ch));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// The ASCII character closest to a screen direction (rows grow downward).
+fn line_char(dx: f32, dy: f32) -> char {
+    let angle = (-dy).atan2(dx).to_degrees().rem_euclid(180.0);
+    match angle {
+        a if !(22.5..157.5).contains(&a) => '-',
+        a if a < 67.5 => '/',
+        a if a < 112.5 => '|',
+        _ => '\\',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearer_cells_win_and_outside_plots_are_ignored() {
+        let mut g = Grid::new(3, 2);
+        g.plot(
+            1,
+            1,
+            Cell {
+                ch: 'a',
+                ink: Ink::Leg,
+                depth: 5.0,
+            },
+        );
+        g.plot(
+            1,
+            1,
+            Cell {
+                ch: 'b',
+                ink: Ink::Leg,
+                depth: 9.0,
+            },
+        );
+        g.plot(
+            1,
+            1,
+            Cell {
+                ch: 'c',
+                ink: Ink::Leg,
+                depth: 2.0,
+            },
+        );
+        g.plot(
+            -1,
+            0,
+            Cell {
+                ch: 'x',
+                ink: Ink::Leg,
+                depth: 0.0,
+            },
+        );
+        g.plot(
+            3,
+            0,
+            Cell {
+                ch: 'x',
+                ink: Ink::Leg,
+                depth: 0.0,
+            },
+        );
+        assert_eq!(g.to_text(), "   \n c \n");
+    }
+
+    #[test]
+    fn lines_pick_characters_by_direction() {
+        let mut g = Grid::new(5, 5);
+        g.line((0.0, 0.0, 0.0), (4.0, 0.0, 0.0), Ink::Leg);
+        g.line((0.0, 4.0, 0.0), (0.0, 1.0, 0.0), Ink::Leg);
+        assert_eq!(g.to_text(), "-----\n|    \n|    \n|    \n|    \n");
+        assert_eq!(line_char(1.0, -1.0), '/');
+        assert_eq!(line_char(1.0, 1.0), '\\');
+    }
+
+    #[test]
+    fn degenerate_lines_do_not_panic() {
+        let mut g = Grid::new(2, 2);
+        g.line((f32::NAN, 0.0, 0.0), (1.0, 1.0, 0.0), Ink::Leg);
+        g.line((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), Ink::Leg);
+        g.line((-1e9, -1e9, 0.0), (1e9, 1e9, 0.0), Ink::Leg);
+        let mut empty = Grid::new(0, 0);
+        empty.line((0.0, 0.0, 0.0), (3.0, 3.0, 0.0), Ink::Leg);
+        assert_eq!(empty.to_text(), "");
+    }
+}

@@ -1,0 +1,206 @@
+//! Terrain drawing for each kind of view.
+
+use glam::Vec3;
+
+use super::camera::{Projection, ViewKind};
+use super::grid::{Cell, Grid, Ink};
+use crate::terrain::Heightfield;
+
+/// Height between the plan view's contour lines (metres).
+const CONTOUR_INTERVAL: f32 = 0.25;
+/// Brightness ramp for the lit perspective surface (donut-style), dark to bright.
+const LIGHT_RAMP: &[char] = &['.', ',', '-', '~', ':', ';', '=', '!', '*', '#', '$', '@'];
+/// Direction light comes from (normalised when used): low, for contrast.
+const SUN: Vec3 = Vec3::new(0.7, 0.5, 0.4);
+/// Half-size of the square patch of terrain the chase camera draws (metres, at zoom 1).
+const PATCH_HALF_SIZE: f32 = 24.0;
+/// Most vertices along one side of that patch.
+const PATCH_VERTICES: usize = 97;
+
+fn ramp(chars: &[char], level: f32) -> char {
+    let i = (level.clamp(0.0, 1.0) * (chars.len() - 1) as f32).round() as usize;
+    chars[i.min(chars.len() - 1)]
+}
+
+fn brightness(level: f32) -> Ink {
+    Ink::Ground((level.clamp(0.0, 1.0) * 7.0).round() as u8)
+}
+
+/// Draws the terrain as the projection's view shows it.
+pub fn draw_terrain(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+    match projection.kind {
+        ViewKind::Top => plan(grid, terrain, projection),
+        ViewKind::Side | ViewKind::Front => profile(grid, terrain, projection),
+        ViewKind::Perspective => surface(grid, terrain, projection),
+    }
+}
+
+/// Plan view: a contour map. Cells where the ground crosses a contour level
+/// are drawn (shaded by how the sun lights them), the rest left blank so the
+/// creature stands out; every cell's ink carries its height.
+fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+    let (lo, hi) = terrain.height_range();
+    let span = (hi - lo).max(1e-3);
+    let sun = SUN.normalize();
+    let (width, height) = (grid.width(), grid.height());
+    let mut band_above = vec![i64::MIN; width];
+    for row in 0..height {
+        let mut band_left = i64::MIN;
+        for col in 0..width {
+            let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
+            let h = terrain.height(p.x, p.z);
+            let band = (h / CONTOUR_INTERVAL).floor() as i64;
+            let contour = (band_left != i64::MIN && band != band_left)
+                || (row > 0 && band != band_above[col]);
+            band_left = band;
+            band_above[col] = band;
+            let ch = if contour {
+                let light = terrain.normal(p.x, p.z).dot(sun).max(0.0);
+                if light > 0.75 { ':' } else { '.' }
+            } else {
+                ' '
+            };
+            let height_level = if hi - lo < 1e-3 { 0.4 } else { (h - lo) / span };
+            let depth = (Vec3::new(p.x, h, p.z) - projection.origin).dot(projection.forward);
+            grid.plot(
+                col as i32,
+                row as i32,
+                Cell {
+                    ch,
+                    ink: brightness(0.15 + 0.85 * height_level),
+                    depth,
+                },
+            );
+        }
+    }
+}
+
+/// Side and front views: the ground's profile through the focus, surface
+/// drawn by slope, filled below.
+fn profile(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+    let width = grid.width();
+    let surface_row: Vec<f32> = (0..=width + 1)
+        .map(|i| {
+            let p = projection.unproject(i as f32 - 0.5, 0.0);
+            let ground = Vec3::new(p.x, terrain.height(p.x, p.z), p.z);
+            projection
+                .project(ground)
+                .map_or(f32::INFINITY, |(_, row, _)| row)
+        })
+        .collect();
+    for col in 0..width {
+        let (left, here, right) = (surface_row[col], surface_row[col + 1], surface_row[col + 2]);
+        if !here.is_finite() {
+            continue;
+        }
+        let top = here.round().max(0.0) as usize;
+        let rise = left - right; // rows grow downward
+        let edge = if rise > 0.6 {
+            '/'
+        } else if rise < -0.6 {
+            '\\'
+        } else {
+            '_'
+        };
+        for row in top..grid.height() {
+            let (ch, level) = if row == top {
+                (edge, 0.9)
+            } else {
+                (if (row + col) % 2 == 0 { ':' } else { '.' }, 0.3)
+            };
+            grid.plot(
+                col as i32,
+                row as i32,
+                Cell {
+                    ch,
+                    ink: brightness(level),
+                    depth: 0.0,
+                },
+            );
+        }
+    }
+}
+
+/// Perspective view: the terrain patch around the focus as lit triangles in a
+/// depth buffer, brightness by sun · normal and fading with distance.
+fn surface(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+    let zoom_out = (projection.origin - projection.origin.with_y(0.0))
+        .length()
+        .max(1.0);
+    let half = PATCH_HALF_SIZE.max(zoom_out * 6.0).min(200.0);
+    let step = (2.0 * half / (PATCH_VERTICES - 1) as f32).max(terrain.spacing());
+    let n = ((2.0 * half / step) as usize + 1).min(PATCH_VERTICES);
+    let centre =
+        projection.origin + projection.forward.with_y(0.0).normalize_or(Vec3::X) * (half * 0.6);
+    let sun = SUN.normalize();
+    let far = half * 2.0;
+    let mut verts: Vec<Option<(f32, f32, f32, f32)>> = Vec::with_capacity(n * n);
+    for j in 0..n {
+        for i in 0..n {
+            let x = centre.x - half + i as f32 * step;
+            let z = centre.z - half + j as f32 * step;
+            let p = Vec3::new(x, terrain.height(x, z), z);
+            let light = terrain.normal(x, z).dot(sun).max(0.0);
+            verts.push(projection.project(p).map(|(c, r, d)| {
+                let fog = (1.0 - d / far).clamp(0.2, 1.0);
+                (c, r, d, 0.9 * light * fog)
+            }));
+        }
+    }
+    for j in 0..n - 1 {
+        for i in 0..n - 1 {
+            let a = verts[j * n + i];
+            let b = verts[j * n + i + 1];
+            let c = verts[(j + 1) * n + i];
+            let d = verts[(j + 1) * n + i + 1];
+            if let (Some(a), Some(b), Some(c), Some(d)) = (a, b, c, d) {
+                triangle(grid, a, b, c);
+                triangle(grid, b, d, c);
+            }
+        }
+    }
+}
+
+/// Fills a screen-space triangle (column, row, depth, light) into the grid.
+fn triangle(
+    grid: &mut Grid,
+    a: (f32, f32, f32, f32),
+    b: (f32, f32, f32, f32),
+    c: (f32, f32, f32, f32),
+) {
+    let area = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
+    if area.abs() < 1e-6 || !area.is_finite() {
+        return;
+    }
+    let min_x = a.0.min(b.0).min(c.0).floor().max(0.0);
+    let max_x = a.0.max(b.0).max(c.0).ceil().min(grid.width() as f32 - 1.0);
+    let min_y = a.1.min(b.1).min(c.1).floor().max(0.0);
+    let max_y = a.1.max(b.1).max(c.1).ceil().min(grid.height() as f32 - 1.0);
+    if min_x > max_x || min_y > max_y {
+        return;
+    }
+    let inv = 1.0 / area;
+    for y in min_y as i32..=max_y as i32 {
+        let py = y as f32 + 0.5;
+        for x in min_x as i32..=max_x as i32 {
+            let px = x as f32 + 0.5;
+            let w0 = ((b.0 - px) * (c.1 - py) - (b.1 - py) * (c.0 - px)) * inv;
+            let w1 = ((c.0 - px) * (a.1 - py) - (c.1 - py) * (a.0 - px)) * inv;
+            let w2 = 1.0 - w0 - w1;
+            if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                continue;
+            }
+            let depth = w0 * a.2 + w1 * b.2 + w2 * c.2;
+            let light = w0 * a.3 + w1 * b.3 + w2 * c.3;
+            grid.plot(
+                x,
+                y,
+                Cell {
+                    ch: ramp(LIGHT_RAMP, light),
+                    ink: brightness(light),
+                    depth,
+                },
+            );
+        }
+    }
+}

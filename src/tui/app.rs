@@ -1,0 +1,474 @@
+//! The viewer's state and what each action does to it. No terminal here:
+//! the event loop feeds actions and elapsed time in, the UI reads it out.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use glam::Vec2;
+
+use crate::config::{ConfigError, load_creature, load_terrain};
+use crate::creature::CreatureSpec;
+use crate::ik::SolverKind;
+use crate::render::{Camera, ViewKind};
+use crate::sim::{Command, CommandError, FixedStep, World};
+use crate::terrain::{Heightfield, TerrainSpec};
+
+/// Samples kept for the sparklines (one per frame).
+pub const HISTORY: usize = 240;
+/// How long one press of a turn key keeps turning (seconds); held keys
+/// auto-repeat faster than this, so holding turns continuously.
+pub const TURN_HOLD: f64 = 0.4;
+/// Throttle change per press of W or S.
+pub const THROTTLE_STEP: f32 = 0.5;
+/// Most simulation steps run to catch up in one frame.
+const MAX_CATCH_UP: u32 = 30;
+
+/// Something the user asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Action {
+    /// Faster forward (or slower backward).
+    Faster,
+    /// Slower forward (or faster backward).
+    Slower,
+    /// Turn left (+1) or right (-1) for a moment.
+    Turn(f32),
+    /// Stand still.
+    Stop,
+    /// Pause or resume.
+    TogglePause,
+    /// One step while paused.
+    SingleStep,
+    /// Next solver the legs can use.
+    CycleSolver,
+    /// Next view.
+    CycleView,
+    /// One view or all four.
+    ToggleSplit,
+    /// Zoom in (factor > 1) or out.
+    Zoom(f32),
+    /// Pan by this many screen steps (x right, y up).
+    Pan(Vec2),
+    /// Follow the creature or stay put.
+    ToggleFollow,
+    /// Generate the terrain again with the next seed.
+    NewSeed,
+    /// Re-read the creature and terrain files.
+    Reload,
+    /// Show or hide the key help.
+    ToggleHelp,
+    /// Leave.
+    Quit,
+}
+
+/// A line for the user at the bottom of the screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// The text (already safe to print).
+    pub text: String,
+    /// Whether it reports a problem.
+    pub is_error: bool,
+}
+
+/// Real-time figures for the stats panel (zero in tests, so frames are deterministic).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timings {
+    /// Simulation steps per real second, smoothed.
+    pub steps_per_second: f64,
+    /// Real time per frame, milliseconds, smoothed.
+    pub frame_ms: f64,
+    /// Time to render the views, milliseconds, smoothed.
+    pub render_ms: f64,
+}
+
+/// Where the scene came from, for reloading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sources {
+    /// Creature file or built-in name.
+    pub creature: String,
+    /// Terrain file or built-in name.
+    pub terrain: String,
+}
+
+/// The viewer's whole state.
+#[derive(Debug)]
+pub struct App {
+    /// The simulation.
+    pub world: World,
+    /// Where the scene came from.
+    pub sources: Sources,
+    /// Solver forced from the command line, re-applied after reloads.
+    pub forced_solver: Option<SolverKind>,
+    /// The camera all views share.
+    pub camera: Camera,
+    /// The view shown when not split.
+    pub view: ViewKind,
+    /// Whether all four views are shown.
+    pub split: bool,
+    /// Whether the simulation is paused.
+    pub paused: bool,
+    /// Whether the help overlay is up.
+    pub show_help: bool,
+    /// Whether the user asked to leave.
+    pub quit: bool,
+    /// Throttle in [-1, 1].
+    pub throttle: f32,
+    /// Current rudder in [-1, 1].
+    pub turn: f32,
+    turn_until: f64,
+    /// Real time since start, seconds.
+    pub time: f64,
+    clock: FixedStep,
+    /// The last message for the user.
+    pub notice: Option<Notice>,
+    /// Mean IK iterations per frame, for the sparkline.
+    pub iterations_history: VecDeque<f32>,
+    /// Largest IK error per frame (metres), for the sparkline.
+    pub error_history: VecDeque<f32>,
+    /// Real-time figures.
+    pub timings: Timings,
+}
+
+impl App {
+    /// A viewer for `creature` on `terrain`.
+    pub fn new(
+        creature: CreatureSpec,
+        terrain: TerrainSpec,
+        sources: Sources,
+        solver: Option<SolverKind>,
+    ) -> App {
+        let world = World::new(Arc::new(Heightfield::generate(&terrain)), creature, 1);
+        let clock = FixedStep::new(f64::from(world.dt()), MAX_CATCH_UP);
+        let mut app = App {
+            world,
+            sources,
+            forced_solver: solver,
+            camera: Camera::default(),
+            view: ViewKind::Top,
+            split: false,
+            paused: false,
+            show_help: false,
+            quit: false,
+            throttle: 0.0,
+            turn: 0.0,
+            turn_until: 0.0,
+            time: 0.0,
+            clock,
+            notice: None,
+            iterations_history: VecDeque::with_capacity(HISTORY),
+            error_history: VecDeque::with_capacity(HISTORY),
+            timings: Timings::default(),
+        };
+        app.apply_forced_solver();
+        app
+    }
+
+    /// Loads the scene named on the command line.
+    pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, ConfigError> {
+        let (_, creature) = load_creature(&sources.creature)?;
+        let (_, terrain) = load_terrain(&sources.terrain)?;
+        Ok(App::new(creature, terrain, sources, solver))
+    }
+
+    fn apply_forced_solver(&mut self) {
+        if let Some(kind) = self.forced_solver
+            && let Err(e) = self.world.apply(Command::SetSolver(kind))
+        {
+            self.notify_error(e.to_string());
+        }
+    }
+
+    fn notify(&mut self, text: impl Into<String>) {
+        self.notice = Some(Notice {
+            text: sanitize(&text.into()),
+            is_error: false,
+        });
+    }
+
+    fn notify_error(&mut self, text: impl Into<String>) {
+        self.notice = Some(Notice {
+            text: sanitize(&text.into()),
+            is_error: true,
+        });
+    }
+
+    /// Carries out one user action.
+    pub fn handle(&mut self, action: Action) {
+        match action {
+            Action::Faster => self.set_throttle(self.throttle + THROTTLE_STEP),
+            Action::Slower => self.set_throttle(self.throttle - THROTTLE_STEP),
+            Action::Turn(direction) => {
+                self.turn = direction.clamp(-1.0, 1.0);
+                self.turn_until = self.time + TURN_HOLD;
+                self.send_drive();
+            }
+            Action::Stop => {
+                self.throttle = 0.0;
+                self.turn = 0.0;
+                self.send_drive();
+            }
+            Action::TogglePause => {
+                self.paused = !self.paused;
+                // Resuming must not replay the time spent paused.
+                self.clock.reset();
+            }
+            Action::SingleStep => {
+                if self.paused {
+                    self.step_world(1);
+                } else {
+                    self.notify("`.` steps once while paused; press space to pause");
+                }
+            }
+            Action::CycleSolver => self.cycle_solver(),
+            Action::CycleView => {
+                if self.split {
+                    self.split = false;
+                }
+                self.view = self.view.next();
+            }
+            Action::ToggleSplit => self.split = !self.split,
+            Action::Zoom(factor) => {
+                self.camera.zoom = (self.camera.zoom * factor).clamp(0.05, 20.0)
+            }
+            Action::Pan(steps) => {
+                // One step is a metre at zoom 1, less when zoomed in.
+                self.camera.pan += steps / self.camera.clamped_zoom();
+            }
+            Action::ToggleFollow => {
+                let focus = self.camera.focus(&self.world);
+                self.camera.follow = !self.camera.follow;
+                self.camera.anchor = focus;
+                self.notify(if self.camera.follow {
+                    "camera follows the creature"
+                } else {
+                    "camera stays put"
+                });
+            }
+            Action::NewSeed => self.new_seed(),
+            Action::Reload => self.reload(),
+            Action::ToggleHelp => self.show_help = !self.show_help,
+            Action::Quit => self.quit = true,
+        }
+    }
+
+    fn set_throttle(&mut self, throttle: f32) {
+        self.throttle = throttle.clamp(-1.0, 1.0);
+        self.send_drive();
+    }
+
+    fn send_drive(&mut self) {
+        let command = Command::Drive {
+            forward: self.throttle,
+            turn: self.turn,
+        };
+        // Drive commands are always accepted.
+        let _ = self.world.apply(command);
+    }
+
+    fn cycle_solver(&mut self) {
+        let mut kind = self.world.solver();
+        for _ in 0..SolverKind::ALL.len() {
+            kind = kind.next();
+            match self.world.apply(Command::SetSolver(kind)) {
+                Ok(()) => {
+                    self.forced_solver = Some(kind);
+                    self.notify(format!("solver: {kind}"));
+                    return;
+                }
+                Err(CommandError::SolverRefused { refused, legs, .. }) if refused == legs => {
+                    continue;
+                }
+                Err(e) => {
+                    self.forced_solver = Some(kind);
+                    self.notify_error(e.to_string());
+                    return;
+                }
+            }
+        }
+    }
+
+    fn rebuild(&mut self, creature: CreatureSpec, terrain: &TerrainSpec) {
+        self.world = World::new(Arc::new(Heightfield::generate(terrain)), creature, 1);
+        self.clock.reset();
+        self.iterations_history.clear();
+        self.error_history.clear();
+        self.apply_forced_solver();
+        self.send_drive();
+    }
+
+    fn new_seed(&mut self) {
+        let mut terrain = self.world.terrain().spec().clone();
+        terrain.seed = terrain.seed.wrapping_add(1);
+        let creature = (**self.world.spec()).clone();
+        self.rebuild(creature, &terrain);
+        self.notify(format!(
+            "terrain {} with seed {}",
+            terrain.name, terrain.seed
+        ));
+    }
+
+    fn reload(&mut self) {
+        let loaded = load_creature(&self.sources.creature).and_then(|(_, creature)| {
+            load_terrain(&self.sources.terrain).map(|(_, terrain)| (creature, terrain))
+        });
+        match loaded {
+            Ok((creature, terrain)) => {
+                let name = format!("{} on {}", creature.name, terrain.name);
+                self.rebuild(creature, &terrain);
+                self.notify(format!("reloaded {name}"));
+            }
+            Err(e) => {
+                self.notify_error(format!("reload failed, keeping the running creature: {e}"))
+            }
+        }
+    }
+
+    /// Advances real time by `elapsed` seconds: expires held turns and runs
+    /// the simulation steps that are due (none while paused).
+    pub fn advance(&mut self, elapsed: f64) {
+        self.time += elapsed.max(0.0);
+        if self.turn != 0.0 && self.time >= self.turn_until {
+            self.turn = 0.0;
+            self.send_drive();
+        }
+        if self.paused {
+            return;
+        }
+        let due = self.clock.advance(elapsed);
+        self.step_world(due);
+    }
+
+    /// Runs `steps` simulation steps and records the figures for the sparklines.
+    pub fn step_world(&mut self, steps: u32) {
+        if steps == 0 {
+            return;
+        }
+        for _ in 0..steps {
+            self.world.step();
+        }
+        let last = self.world.metrics().last;
+        push_bounded(&mut self.iterations_history, last.ik_iterations_mean);
+        push_bounded(&mut self.error_history, last.ik_error_max);
+    }
+
+    /// The views on screen, in order.
+    pub fn visible_views(&self) -> Vec<ViewKind> {
+        if self.split {
+            ViewKind::ALL.to_vec()
+        } else {
+            vec![self.view]
+        }
+    }
+}
+
+fn push_bounded(history: &mut VecDeque<f32>, value: f32) {
+    if history.len() == HISTORY {
+        history.pop_front();
+    }
+    history.push_back(value);
+}
+
+/// `text` with control characters (escape sequences, bells, newlines) replaced,
+/// so names from files cannot take over the terminal.
+pub fn sanitize(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{default_creature, default_terrain};
+
+    fn app() -> App {
+        let sources = Sources {
+            creature: "spider".into(),
+            terrain: "hills".into(),
+        };
+        App::new(default_creature(), default_terrain(), sources, None)
+    }
+
+    #[test]
+    fn throttle_steps_and_turns_expire() {
+        let mut app = app();
+        app.handle(Action::Faster);
+        app.handle(Action::Faster);
+        app.handle(Action::Faster);
+        assert_eq!(app.throttle, 1.0);
+        app.handle(Action::Turn(1.0));
+        assert_eq!(app.turn, 1.0);
+        app.advance(TURN_HOLD / 2.0);
+        assert_eq!(app.turn, 1.0);
+        app.advance(TURN_HOLD);
+        assert_eq!(app.turn, 0.0);
+        assert_eq!(app.world.creatures()[0].input.forward, 1.0);
+        app.handle(Action::Stop);
+        assert_eq!(app.world.creatures()[0].input.forward, 0.0);
+    }
+
+    #[test]
+    fn fixed_steps_follow_real_time_and_pause_stops_them() {
+        let mut app = app();
+        app.advance(0.5);
+        assert_eq!(app.world.metrics().steps, 60);
+        app.handle(Action::TogglePause);
+        app.advance(1.0);
+        assert_eq!(app.world.metrics().steps, 60);
+        app.handle(Action::SingleStep);
+        assert_eq!(app.world.metrics().steps, 61);
+        app.handle(Action::TogglePause);
+        app.advance(1.0 / 120.0 + 1e-9);
+        assert_eq!(app.world.metrics().steps, 62);
+    }
+
+    #[test]
+    fn solver_cycle_skips_solvers_the_legs_cannot_use() {
+        let mut app = app();
+        assert_eq!(app.world.solver(), SolverKind::Fabrik);
+        app.handle(Action::CycleSolver);
+        assert_eq!(app.world.solver(), SolverKind::Gradient);
+        app.handle(Action::CycleSolver);
+        assert_eq!(
+            app.world.solver(),
+            SolverKind::Ccd,
+            "two-bone cannot pose three bones"
+        );
+        app.handle(Action::CycleSolver);
+        assert_eq!(app.world.solver(), SolverKind::Fabrik);
+    }
+
+    #[test]
+    fn reload_failure_keeps_the_running_creature() {
+        let mut app = app();
+        app.advance(1.0);
+        app.sources.creature = "/nonexistent/creature.toml".into();
+        app.handle(Action::Reload);
+        let notice = app.notice.clone().unwrap();
+        assert!(notice.is_error);
+        assert!(
+            notice.text.contains("/nonexistent/creature.toml"),
+            "{}",
+            notice.text
+        );
+        assert_eq!(app.world.metrics().steps, 120, "the world was kept");
+    }
+
+    #[test]
+    fn new_seed_changes_the_terrain() {
+        let mut app = app();
+        let seed = app.world.terrain().spec().seed;
+        app.handle(Action::NewSeed);
+        assert_eq!(app.world.terrain().spec().seed, seed + 1);
+        assert!(
+            app.notice
+                .unwrap()
+                .text
+                .contains(&format!("seed {}", seed + 1))
+        );
+    }
+
+    #[test]
+    fn sanitize_strips_control_characters() {
+        assert_eq!(sanitize("spi\x1b[2Jder\n"), "spi?[2Jder?");
+    }
+}

@@ -1,0 +1,377 @@
+//! Drawing the viewer: views, stats panel, hint bar, help. Reads [`App`],
+//! never changes the simulation.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
+
+use super::app::{App, sanitize};
+use super::input::{KEYS, WALKING_NOTE};
+use crate::creature::LegPhase;
+use crate::render::{Grid, Ink, ViewKind, render_view};
+
+/// Smallest terminal the viewer draws into.
+pub const MIN_WIDTH: u16 = 40;
+/// Smallest terminal height the viewer draws into.
+pub const MIN_HEIGHT: u16 = 12;
+/// Width of the stats panel, shown when the terminal is wide enough for it.
+const STATS_WIDTH: u16 = 36;
+/// Narrowest terminal that gets the stats panel beside the view.
+const STATS_MIN_TERMINAL_WIDTH: u16 = 96;
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = format!(
+            "skitter needs at least {MIN_WIDTH}x{MIN_HEIGHT}; this terminal is {}x{}. Enlarge it, or q to quit.",
+            area.width, area.height
+        );
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let notice_height = u16::from(app.notice.is_some());
+    let [main, notice, hints] = Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(notice_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    if area.width >= STATS_MIN_TERMINAL_WIDTH {
+        let [views, stats] =
+            Layout::horizontal([Constraint::Min(1), Constraint::Length(STATS_WIDTH)]).areas(main);
+        draw_views(frame.buffer_mut(), views, app);
+        draw_stats(frame, stats, app);
+    } else {
+        let [views, status] =
+            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
+        draw_views(frame.buffer_mut(), views, app);
+        frame.render_widget(
+            Paragraph::new(status_line(app)).style(Style::new().fg(Color::Gray)),
+            status,
+        );
+    }
+    if let Some(n) = &app.notice {
+        let style = if n.is_error {
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::new().fg(Color::LightGreen)
+        };
+        frame.render_widget(Paragraph::new(n.text.as_str()).style(style), notice);
+    }
+    frame.render_widget(hint_bar(area.width), hints);
+    if app.show_help {
+        draw_help(frame, area);
+    }
+}
+
+fn draw_views(buf: &mut Buffer, area: Rect, app: &App) {
+    let views = app.visible_views();
+    if views.len() == 1 {
+        draw_view(buf, area, app, views[0]);
+        return;
+    }
+    let [top, bottom] = Layout::vertical([Constraint::Ratio(1, 2); 2]).areas(area);
+    let [a, b] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(top);
+    let [c, d] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(bottom);
+    for (rect, view) in [a, b, c, d].into_iter().zip(views) {
+        draw_view(buf, rect, app, view);
+    }
+}
+
+fn draw_view(buf: &mut Buffer, area: Rect, app: &App, view: ViewKind) {
+    let follow = if app.camera.follow { "" } else { " (fixed)" };
+    let paused = if app.paused { " PAUSED" } else { "" };
+    let title = format!(
+        " {} view  zoom {:.2}{follow}{paused} ",
+        view.name(),
+        app.camera.clamped_zoom()
+    );
+    let block = Block::bordered()
+        .title(title)
+        .border_style(Style::new().fg(Color::DarkGray));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let grid = render_view(
+        &app.world,
+        view,
+        &app.camera,
+        inner.width as usize,
+        inner.height as usize,
+    );
+    copy_grid(&grid, inner, buf);
+}
+
+/// Copies a rendered grid into the buffer, colouring each cell by its ink.
+pub fn copy_grid(grid: &Grid, area: Rect, buf: &mut Buffer) {
+    for y in 0..area.height.min(grid.height() as u16) {
+        for x in 0..area.width.min(grid.width() as u16) {
+            let Some(cell) = grid.get(x as usize, y as usize) else {
+                continue;
+            };
+            if let Some(target) = buf.cell_mut((area.x + x, area.y + y)) {
+                target.set_char(cell.ch).set_style(ink_style(cell.ink));
+            }
+        }
+    }
+}
+
+/// The colour of each role.
+pub fn ink_style(ink: Ink) -> Style {
+    const GROUND: [u8; 8] = [236, 238, 240, 242, 65, 71, 108, 151];
+    match ink {
+        Ink::Empty => Style::new(),
+        Ink::Ground(level) => Style::new().fg(Color::Indexed(GROUND[usize::from(level.min(7))])),
+        Ink::Body => Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+        Ink::Heading => Style::new()
+            .fg(Color::LightMagenta)
+            .add_modifier(Modifier::BOLD),
+        Ink::Leg => Style::new().fg(Color::Indexed(220)),
+        Ink::Joint => Style::new().fg(Color::Indexed(208)),
+        Ink::FootGrounded => Style::new()
+            .fg(Color::Indexed(46))
+            .add_modifier(Modifier::BOLD),
+        Ink::FootSwinging => Style::new()
+            .fg(Color::Indexed(51))
+            .add_modifier(Modifier::BOLD),
+        Ink::Foothold => Style::new().fg(Color::Indexed(196)),
+    }
+}
+
+fn millimetres(metres: f32) -> String {
+    format!("{:.2} mm", metres * 1000.0)
+}
+
+fn label(name: &str, value: String) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("{name:<9}"), Style::new().fg(Color::DarkGray)),
+        Span::raw(value),
+    ])
+}
+
+fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let block = Block::bordered()
+        .title(" stats ")
+        .border_style(Style::new().fg(Color::DarkGray));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let world = &app.world;
+    let m = world.metrics();
+    let spec = world.spec();
+    let creature = &world.creatures()[0];
+    let terrain = world.terrain().spec();
+    let speed = creature.body.velocity.length();
+    let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
+    let mut lines = vec![
+        label(
+            "creature",
+            format!("{} ({} legs)", sanitize(&spec.name), spec.legs.len()),
+        ),
+        label(
+            "terrain",
+            format!("{} seed {}", sanitize(&terrain.name), terrain.seed),
+        ),
+        label("solver", world.solver().to_string()),
+        label(
+            "sim",
+            format!(
+                "{:.0} steps/s  dt {:.2} ms",
+                app.timings.steps_per_second,
+                world.dt() * 1000.0
+            ),
+        ),
+        label(
+            "frame",
+            format!(
+                "{:.1} ms  render {:.1} ms",
+                app.timings.frame_ms, app.timings.render_ms
+            ),
+        ),
+        label(
+            "time",
+            format!(
+                "{:.1} s{}",
+                world.time(),
+                if app.paused { "  paused" } else { "" }
+            ),
+        ),
+        label(
+            "speed",
+            format!("{speed:.2} m/s  throttle {:+.0}%", app.throttle * 100.0),
+        ),
+        label(
+            "distance",
+            format!("{:.1} m", m.odometer.first().copied().unwrap_or(0.0)),
+        ),
+        label(
+            "height",
+            format!("{:.3} m  tilt {:.1}°", m.last.body_height, m.last.tilt_deg),
+        ),
+        label(
+            "lifted",
+            format!(
+                "{lifted} of {} (max {})",
+                spec.legs.len(),
+                spec.gait.max_lifted
+            ),
+        ),
+        label(
+            "slip max",
+            format!(
+                "{}  gait viol {}",
+                millimetres(m.foot_slip_max),
+                m.gait_violations
+            ),
+        ),
+        label(
+            "IK",
+            format!(
+                "{:.1} it  err {}",
+                m.last.ik_iterations_mean,
+                millimetres(m.last.ik_error_max)
+            ),
+        ),
+        Line::from(Span::styled(
+            " leg          state it    error",
+            Style::new().fg(Color::DarkGray),
+        )),
+    ];
+    for (leg, leg_spec) in creature.legs.iter().zip(&spec.legs) {
+        let state = match leg.phase {
+            LegPhase::Grounded => Span::styled("down ", Style::new().fg(Color::Indexed(46))),
+            LegPhase::Swinging { .. } => Span::styled("air  ", Style::new().fg(Color::Indexed(51))),
+        };
+        let name: String = sanitize(&leg_spec.name).chars().take(12).collect();
+        lines.push(Line::from(vec![
+            Span::raw(format!(" {name:<12} ")),
+            state,
+            Span::raw(format!(
+                "{:>3} {:>9}",
+                leg.report.iterations,
+                millimetres(leg.report.error)
+            )),
+        ]));
+    }
+    let sparkline_rows = if inner.height as usize > lines.len() + 6 {
+        6
+    } else {
+        0
+    };
+    let [text, sparks] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(sparkline_rows)]).areas(inner);
+    frame.render_widget(Paragraph::new(lines), text);
+    if sparkline_rows > 0 {
+        let [a, b] = Layout::vertical([Constraint::Length(3); 2]).areas(sparks);
+        let width = a.width as usize;
+        let tail = |values: &std::collections::VecDeque<f32>, scale: f32| -> Vec<u64> {
+            let skip = values.len().saturating_sub(width);
+            values
+                .iter()
+                .skip(skip)
+                .map(|v| (v * scale).max(0.0).round() as u64)
+                .collect()
+        };
+        let iterations = tail(&app.iterations_history, 10.0);
+        let errors = tail(&app.error_history, 1e6);
+        frame.render_widget(
+            Sparkline::default()
+                .block(Block::new().title("IK iterations (mean)"))
+                .data(&iterations)
+                .style(Style::new().fg(Color::Indexed(220))),
+            a,
+        );
+        frame.render_widget(
+            Sparkline::default()
+                .block(Block::new().title("IK error (max, µm)"))
+                .data(&errors)
+                .style(Style::new().fg(Color::Indexed(196))),
+            b,
+        );
+    }
+}
+
+/// One line of the most important figures, for terminals too narrow for the panel.
+fn status_line(app: &App) -> String {
+    let world = &app.world;
+    let m = world.metrics();
+    let creature = &world.creatures()[0];
+    let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
+    format!(
+        "{} {} | {:.2} m/s | up {}/{} | IK {:.1}it {} | slip {}{}",
+        sanitize(&world.spec().name),
+        world.solver(),
+        creature.body.velocity.length(),
+        lifted,
+        creature.legs.len(),
+        m.last.ik_iterations_mean,
+        millimetres(m.last.ik_error_max),
+        millimetres(m.foot_slip_max),
+        if app.paused { " | PAUSED" } else { "" }
+    )
+}
+
+fn hint_bar(width: u16) -> Paragraph<'static> {
+    const HINTS: &[(&str, &str)] = &[
+        ("?", "help"),
+        ("W/S", "speed"),
+        ("A/D", "turn"),
+        ("X", "stop"),
+        ("space", "pause"),
+        ("i", "solver"),
+        ("v", "view"),
+        ("V", "split"),
+        ("+/-", "zoom"),
+        ("HJKL", "pan"),
+        ("f", "follow"),
+        ("q", "quit"),
+    ];
+    let mut spans = Vec::new();
+    let mut used = 0usize;
+    for (key, what) in HINTS {
+        let len = key.chars().count() + what.chars().count() + 3;
+        if used + len > width as usize {
+            break;
+        }
+        used += len;
+        spans.push(Span::styled(
+            format!(" {key}"),
+            Style::new().fg(Color::Black).bg(Color::Gray),
+        ));
+        spans.push(Span::raw(format!(" {what} ")));
+    }
+    Paragraph::new(Line::from(spans))
+}
+
+fn draw_help(frame: &mut Frame<'_>, area: Rect) {
+    let width = area.width.saturating_sub(4).min(78);
+    let mut lines: Vec<Line> = KEYS
+        .iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {keys:<9}"), Style::new().fg(Color::Yellow)),
+                Span::raw(format!(" {what}")),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::raw(format!(" {WALKING_NOTE}")));
+    let height = (lines.len() as u16 + 5).min(area.height.saturating_sub(2));
+    let popup = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" keys (? to close) ")),
+        popup,
+    );
+}
