@@ -46,14 +46,14 @@ fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
     let mut band_above = vec![i64::MIN; width];
     for row in 0..height {
         let mut band_left = i64::MIN;
-        for col in 0..width {
+        for (col, above) in band_above.iter_mut().enumerate() {
             let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
             let h = terrain.height(p.x, p.z);
             let band = (h / CONTOUR_INTERVAL).floor() as i64;
-            let contour = (band_left != i64::MIN && band != band_left)
-                || (row > 0 && band != band_above[col]);
+            let contour =
+                (band_left != i64::MIN && band != band_left) || (row > 0 && band != *above);
             band_left = band;
-            band_above[col] = band;
+            *above = band;
             let ch = if contour {
                 let light = terrain.normal(p.x, p.z).dot(sun).max(0.0);
                 if light > 0.75 { ':' } else { '.' }

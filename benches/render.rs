@@ -1,0 +1,71 @@
+//! Rendering benchmarks: one view at 200 × 60 for each kind of view, and whole
+//! TUI frames (views, stats panel, hint bar) on ratatui's TestBackend.
+//!
+//! `cargo bench --bench render`
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use skitter::config::{default_creature, default_terrain};
+use skitter::render::{Camera, ViewKind, render_view};
+use skitter::tui::{Action, App, Sources, draw};
+
+const WIDTH: usize = 200;
+const HEIGHT: usize = 60;
+
+fn walking_app() -> App {
+    let sources = Sources {
+        creature: "spider".into(),
+        terrain: "hills".into(),
+    };
+    let mut app = App::new(default_creature(), default_terrain(), sources, None);
+    app.handle(Action::Faster);
+    app.handle(Action::Faster);
+    app.step_world(240);
+    app
+}
+
+fn bench_render(c: &mut Criterion) {
+    let mut app = walking_app();
+    let camera = Camera::default();
+    let mut views = c.benchmark_group("view-200x60");
+    for view in ViewKind::ALL {
+        views.bench_function(BenchmarkId::from_parameter(view.name()), |b| {
+            b.iter(|| black_box(render_view(&app.world, view, &camera, WIDTH, HEIGHT)))
+        });
+    }
+    views.finish();
+
+    let mut frames = c.benchmark_group("tui-frame-200x60");
+    let mut terminal =
+        Terminal::new(TestBackend::new(WIDTH as u16, HEIGHT as u16)).expect("test backend");
+    for (name, split, view) in [
+        ("top", false, ViewKind::Top),
+        ("perspective", false, ViewKind::Perspective),
+        ("split", true, ViewKind::Top),
+    ] {
+        app.split = split;
+        app.view = view;
+        frames.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| {
+                terminal
+                    .draw(|f| draw(f, &app))
+                    .expect("drawing to a test backend cannot fail");
+            })
+        });
+    }
+    frames.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30);
+    targets = bench_render
+}
+criterion_main!(benches);

@@ -1,0 +1,183 @@
+//! The real binary in a pseudo-terminal: it draws, obeys keys, quits with
+//! exit code 0 and leaves the alternate screen.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+
+struct Session {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pseudo-terminal");
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_skitter"));
+        command.args(args);
+        command.env("TERM", "xterm-256color");
+        command.cwd(env!("CARGO_MANIFEST_DIR"));
+        let child = pty.slave.spawn_command(command).expect("spawn skitter");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let writer = Arc::new(Mutex::new(pty.master.take_writer().unwrap()));
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let (screen_in, writer_in) = (screen.clone(), writer.clone());
+        // Keep the master alive as long as the reader thread runs.
+        let master = pty.master;
+        std::thread::spawn(move || {
+            let _master = master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                // Answer cursor-position queries as a terminal would.
+                if buf[..n].windows(4).any(|w| w == b"\x1b[6n") {
+                    let _ = writer_in.lock().unwrap().write_all(b"\x1b[1;1R");
+                }
+                screen_in.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        Session {
+            screen,
+            writer,
+            child,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let text = self.text();
+            if text.contains(needle) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {needle:?}; screen:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn press(&self, keys: &str) {
+        let mut writer = self.writer.lock().unwrap();
+        writer.write_all(keys.as_bytes()).unwrap();
+        writer.flush().unwrap();
+    }
+
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "skitter did not exit; screen:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn viewer_walks_switches_views_and_solvers_and_quits_cleanly() {
+    let mut s = Session::start(&[]);
+    let first = s.wait_for("top view");
+    assert!(first.contains("creature spider (4 legs)"), "{first}");
+    assert!(
+        s.screen.lock().unwrap().screen().alternate_screen(),
+        "the viewer draws on the alternate screen"
+    );
+
+    s.press("ww");
+    s.wait_for("throttle +100%");
+    s.wait_for("speed    0.90 m/s");
+
+    s.press("v");
+    s.wait_for("side view");
+    s.press("i");
+    s.wait_for("solver: gradient");
+    s.press("V");
+    s.wait_for("perspective view");
+    s.press("?");
+    s.wait_for("keys (? to close)");
+    s.press("?");
+    s.press(" ");
+    s.wait_for("PAUSED");
+
+    s.press("q");
+    let status = s.wait_exit();
+    assert!(status.success(), "exit status {status:?}");
+    // Give the reader a moment to take in the last bytes.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !s.screen.lock().unwrap().screen().alternate_screen(),
+        "left the alternate screen"
+    );
+}
+
+#[test]
+fn a_broken_reload_shows_the_error_and_keeps_running() {
+    let dir = std::env::temp_dir().join(format!("skitter-pty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let creature = dir.join("spider.toml");
+    let original = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/creatures/spider.toml"
+    ))
+    .unwrap();
+    std::fs::write(&creature, &original).unwrap();
+    let mut s = Session::start(&[
+        "run",
+        "--creature",
+        creature.to_str().unwrap(),
+        "--terrain",
+        "flat",
+    ]);
+    s.wait_for("terrain  flat");
+    std::fs::write(
+        &creature,
+        original.replace("speed = 0.9", "speed = \"fast\""),
+    )
+    .unwrap();
+    s.press("R");
+    let text = s.wait_for("reload failed, keeping the running creature");
+    assert!(text.contains("body.speed"), "{text}");
+    s.press("w");
+    s.wait_for("throttle +50%");
+    s.press("q");
+    assert!(s.wait_exit().success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_files_fail_before_the_terminal_is_touched() {
+    let mut s = Session::start(&["run", "--creature", "no-such-creature"]);
+    let status = s.wait_exit();
+    assert_eq!(status.exit_code(), 2);
+    std::thread::sleep(Duration::from_millis(200));
+    let text = s.text();
+    assert!(text.contains("not a built-in creature"), "{text}");
+    assert!(!s.screen.lock().unwrap().screen().alternate_screen());
+}

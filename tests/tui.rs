@@ -1,0 +1,227 @@
+//! The viewer's frames on ratatui's TestBackend: whole-frame snapshots of every
+//! view at fixed sizes (fixed seed and step count, so they are deterministic),
+//! and rendering checks on the buffer.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+use skitter::config::{default_creature, default_terrain, parse_creature};
+use skitter::render::{Camera, Ink, ViewKind, render_view};
+use skitter::tui::{Action, App, Sources, copy_grid, draw, ink_style};
+
+fn app() -> App {
+    let sources = Sources {
+        creature: "spider".into(),
+        terrain: "hills".into(),
+    };
+    App::new(default_creature(), default_terrain(), sources, None)
+}
+
+/// The default scene after two seconds of walking with a gentle left turn.
+fn walking_app() -> App {
+    let mut app = app();
+    app.handle(Action::Faster);
+    app.handle(Action::Faster);
+    for _ in 0..40 {
+        app.handle(Action::Turn(1.0));
+        app.step_world(6);
+    }
+    app
+}
+
+fn frame(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| draw(f, app)).unwrap();
+    buffer_text(terminal.backend().buffer())
+}
+
+fn buffer_text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        for x in 0..area.width {
+            out.push_str(buffer[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn snapshot_top_view() {
+    let app = walking_app();
+    insta::assert_snapshot!(frame(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_side_view() {
+    let mut app = walking_app();
+    app.handle(Action::CycleView);
+    insta::assert_snapshot!(frame(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_front_view() {
+    let mut app = walking_app();
+    app.handle(Action::CycleView);
+    app.handle(Action::CycleView);
+    insta::assert_snapshot!(frame(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_perspective_view() {
+    let mut app = walking_app();
+    for _ in 0..3 {
+        app.handle(Action::CycleView);
+    }
+    insta::assert_snapshot!(frame(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_split_views() {
+    let mut app = walking_app();
+    app.handle(Action::ToggleSplit);
+    insta::assert_snapshot!(frame(&app, 160, 50));
+}
+
+#[test]
+fn snapshot_help_overlay() {
+    let mut app = app();
+    app.handle(Action::ToggleHelp);
+    insta::assert_snapshot!(frame(&app, 100, 30));
+}
+
+#[test]
+fn snapshot_smallest_terminal() {
+    let app = walking_app();
+    insta::assert_snapshot!(frame(&app, 40, 12));
+}
+
+#[test]
+fn too_small_terminals_get_a_message_not_a_panic() {
+    let app = walking_app();
+    for (w, h) in [(39, 12), (40, 11), (10, 3), (1, 1), (0, 0)] {
+        let text = frame(&app, w, h);
+        if w >= 10 {
+            assert!(text.contains("skitter"), "{w}x{h}: {text}");
+        }
+    }
+    let text = frame(&app, 60, 8);
+    assert!(
+        text.contains("needs at least 40x12; this terminal is 60x8"),
+        "{text}"
+    );
+}
+
+#[test]
+fn every_size_from_tiny_to_huge_draws() {
+    let mut app = walking_app();
+    app.handle(Action::ToggleSplit);
+    for (w, h) in [
+        (40, 12),
+        (41, 13),
+        (79, 24),
+        (96, 30),
+        (200, 60),
+        (400, 120),
+    ] {
+        let text = frame(&app, w, h);
+        assert_eq!(text.lines().count(), h as usize);
+        assert!(text.contains("top view"), "{w}x{h}");
+    }
+}
+
+#[test]
+fn stats_panel_reports_the_shared_metrics() {
+    let app = walking_app();
+    let text = frame(&app, 120, 40);
+    let m = app.world.metrics();
+    assert!(text.contains("creature spider (4 legs)"), "{text}");
+    assert!(text.contains("solver   fabrik"));
+    assert!(text.contains(&format!("gait viol {}", m.gait_violations)));
+    assert!(text.contains(&format!("{:.2} mm", m.foot_slip_max * 1000.0)));
+    for leg in ["front_left", "front_right", "back_left", "back_right"] {
+        assert!(text.contains(leg), "{leg} missing from the leg table");
+    }
+    assert!(text.contains("IK iterations (mean)"));
+}
+
+#[test]
+fn names_from_files_cannot_inject_escape_sequences() {
+    let text = default_creature_text().replace(
+        "name = \"spider\"",
+        "name = \"evil\\u001b[2J\\u0007spider\"",
+    );
+    let creature = parse_creature("evil.toml", &text).unwrap();
+    assert!(creature.name.contains('\u{1b}'));
+    let sources = Sources {
+        creature: "evil.toml".into(),
+        terrain: "hills".into(),
+    };
+    let app = App::new(creature, default_terrain(), sources, None);
+    let text = frame(&app, 120, 40);
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'));
+    assert!(text.contains("evil?[2J?spider"), "{text}");
+}
+
+fn default_creature_text() -> String {
+    skitter::config::CREATURES[0].text.to_string()
+}
+
+#[test]
+fn grid_cells_are_copied_with_their_inks_colours() {
+    let app = walking_app();
+    let grid = render_view(&app.world, ViewKind::Top, &Camera::default(), 60, 20);
+    let mut buffer = Buffer::empty(Rect::new(0, 0, 60, 20));
+    copy_grid(&grid, Rect::new(0, 0, 60, 20), &mut buffer);
+    let mut feet = 0;
+    for y in 0..20u16 {
+        for x in 0..60u16 {
+            let cell = grid.get(x as usize, y as usize).unwrap();
+            assert_eq!(buffer[(x, y)].symbol(), cell.ch.to_string());
+            assert_eq!(
+                buffer[(x, y)].fg,
+                ink_style(cell.ink).fg.unwrap_or(Color::Reset)
+            );
+            feet += usize::from(matches!(cell.ink, Ink::FootGrounded | Ink::FootSwinging));
+        }
+    }
+    assert!(
+        feet >= 3,
+        "the spider's feet should be visible from above, saw {feet}"
+    );
+}
+
+#[test]
+fn views_are_pure_and_show_the_creature() {
+    let app = walking_app();
+    for view in ViewKind::ALL {
+        let a = render_view(&app.world, view, &Camera::default(), 80, 24);
+        let b = render_view(&app.world, view, &Camera::default(), 80, 24);
+        assert_eq!(a, b, "{view:?} is not deterministic");
+        let legs = (0..24)
+            .flat_map(|y| (0..80).map(move |x| (x, y)))
+            .filter(|(x, y)| a.get(*x, *y).is_some_and(|c| c.ink == Ink::Leg))
+            .count();
+        assert!(
+            legs >= 8,
+            "{view:?}: only {legs} leg cells\n{}",
+            a.to_text()
+        );
+    }
+}
+
+#[test]
+fn zoom_and_pan_move_the_picture() {
+    let mut app = walking_app();
+    let before = frame(&app, 100, 30);
+    app.handle(Action::Zoom(2.0));
+    let zoomed = frame(&app, 100, 30);
+    assert_ne!(before, zoomed);
+    app.handle(Action::ToggleFollow);
+    app.handle(Action::Pan(glam::Vec2::new(5.0, 0.0)));
+    assert!(!app.camera.follow);
+    assert_ne!(zoomed, frame(&app, 100, 30));
+}
