@@ -36,6 +36,13 @@ fn experiments() -> Vec<Experiment> {
         ..SolveParams::default()
     };
     let leg_reach = Setup::LEG.bone_length * Setup::LEG.bones as f32;
+    // Creature legs: tolerance 1e-4 of the leg's reach, the gradient solver's
+    // 200-iteration budget.
+    let leg_params = |reach: f32| SolveParams {
+        tolerance: 1e-4 * reach,
+        max_iterations: 200,
+        ..SolveParams::default()
+    };
     vec![
         Experiment {
             name: "report-10x900mm-reachable",
@@ -55,11 +62,7 @@ fn experiments() -> Vec<Experiment> {
             name: "leg-3-bones",
             setup: Setup::LEG,
             tracking: None,
-            params: SolveParams {
-                tolerance: 1e-4 * leg_reach,
-                max_iterations: 200,
-                ..SolveParams::default()
-            },
+            params: leg_params(leg_reach),
             solvers: &[SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd],
         },
         Experiment {
@@ -68,11 +71,7 @@ fn experiments() -> Vec<Experiment> {
             name: "leg-3-bones-tracking",
             setup: Setup::LEG,
             tracking: Some(0.01),
-            params: SolveParams {
-                tolerance: 1e-4 * leg_reach,
-                max_iterations: 200,
-                ..SolveParams::default()
-            },
+            params: leg_params(leg_reach),
             solvers: &[SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd],
         },
         Experiment {
@@ -83,10 +82,8 @@ fn experiments() -> Vec<Experiment> {
             },
             tracking: None,
             params: SolveParams {
-                tolerance: 1e-4 * 2.0 * Setup::LEG.bone_length,
-                max_iterations: 200,
                 pole: Some(glam::Vec3::new(0.0, 10.0, 0.0)),
-                ..SolveParams::default()
+                ..leg_params(2.0 * Setup::LEG.bone_length)
             },
             solvers: &SolverKind::ALL,
         },

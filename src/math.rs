@@ -1,26 +1,9 @@
 //! Small vector helpers shared by the solvers, the terrain and the simulation.
 //!
 //! Everything here is `f32` (the simulation's precision) and total: no helper
-//! returns NaN for finite input, which is what lets the solvers promise the same.
+//! returns NaN for finite input.
 
 use glam::{Quat, Vec3};
-
-/// Squared length below which a vector is treated as having no direction.
-///
-/// The solvers work in a frame scaled to the chain's reach (see `ik`), so
-/// this absolute threshold is a relative one there: ~1e-15 of the reach.
-pub const DIRECTION_EPSILON_SQ: f32 = 1e-30;
-
-/// Unit vector along `v`, or `fallback` when `v` is too short to have a direction.
-#[inline]
-pub fn dir_or(v: Vec3, fallback: Vec3) -> Vec3 {
-    let len_sq = v.length_squared();
-    if len_sq > DIRECTION_EPSILON_SQ && len_sq.is_finite() {
-        v * len_sq.sqrt().recip()
-    } else {
-        fallback
-    }
-}
 
 /// Rotation taking unit vector `from` onto unit vector `to` by the shortest arc.
 ///
@@ -64,12 +47,6 @@ pub fn rotate_towards(current: Quat, target: Quat, max_angle: f32) -> Quat {
     }
 }
 
-/// Component of `v` perpendicular to the unit vector `axis`.
-#[inline]
-pub fn reject(v: Vec3, axis: Vec3) -> Vec3 {
-    v - axis * v.dot(axis)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,15 +67,6 @@ mod tests {
         let q = shortest_arc(Vec3::Y, -Vec3::Y);
         assert!(((q * Vec3::Y) + Vec3::Y).length() < 1e-6);
         assert!(q.is_finite());
-    }
-
-    #[test]
-    fn dir_or_falls_back_for_zero_and_nan() {
-        assert_eq!(dir_or(Vec3::ZERO, Vec3::Z), Vec3::Z);
-        assert_eq!(dir_or(Vec3::splat(f32::NAN), Vec3::Z), Vec3::Z);
-        assert!(
-            (dir_or(Vec3::new(3.0, 0.0, 4.0), Vec3::Z) - Vec3::new(0.6, 0.0, 0.8)).length() < 1e-7
-        );
     }
 
     #[test]

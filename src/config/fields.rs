@@ -43,16 +43,12 @@ impl<'a> Check<'a> {
         field: &str,
         unit: &str,
     ) -> Result<f32, ConfigError> {
-        let v = *value.get_ref();
-        if v.is_finite() && v > 0.0 {
-            Ok(v)
-        } else {
-            Err(self.at(
-                value,
-                field,
-                format!("must be a positive number ({unit}), got {v}"),
-            ))
-        }
+        self.finite_where(
+            value,
+            field,
+            |v| v > 0.0,
+            &format!("must be a positive number ({unit})"),
+        )
     }
 
     /// A finite number zero or greater.
@@ -62,15 +58,26 @@ impl<'a> Check<'a> {
         field: &str,
         unit: &str,
     ) -> Result<f32, ConfigError> {
+        self.finite_where(
+            value,
+            field,
+            |v| v >= 0.0,
+            &format!("must be zero or a positive number ({unit})"),
+        )
+    }
+
+    fn finite_where(
+        &self,
+        value: &Spanned<f32>,
+        field: &str,
+        valid: impl Fn(f32) -> bool,
+        requirement: &str,
+    ) -> Result<f32, ConfigError> {
         let v = *value.get_ref();
-        if v.is_finite() && v >= 0.0 {
+        if v.is_finite() && valid(v) {
             Ok(v)
         } else {
-            Err(self.at(
-                value,
-                field,
-                format!("must be zero or a positive number ({unit}), got {v}"),
-            ))
+            Err(self.at(value, field, format!("{requirement}, got {v}")))
         }
     }
 

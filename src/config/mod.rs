@@ -28,49 +28,19 @@ pub struct BuiltIn {
     pub text: &'static str,
 }
 
+/// Built-ins from files shipped in the repository, embedded at compile time.
+macro_rules! built_ins {
+    ($dir:literal: $($name:literal),+ $(,)?) => {
+        &[$(BuiltIn { name: $name, text: include_str!(concat!("../../", $dir, "/", $name, ".toml")) }),+]
+    };
+}
+
 /// The shipped creatures; the first is the default.
-pub const CREATURES: &[BuiltIn] = &[
-    BuiltIn {
-        name: "spider",
-        text: include_str!("../../creatures/spider.toml"),
-    },
-    BuiltIn {
-        name: "biped",
-        text: include_str!("../../creatures/biped.toml"),
-    },
-    BuiltIn {
-        name: "hexapod",
-        text: include_str!("../../creatures/hexapod.toml"),
-    },
-    BuiltIn {
-        name: "strider",
-        text: include_str!("../../creatures/strider.toml"),
-    },
-    BuiltIn {
-        name: "octopod",
-        text: include_str!("../../creatures/octopod.toml"),
-    },
-];
+pub const CREATURES: &[BuiltIn] =
+    built_ins!("creatures": "spider", "biped", "hexapod", "strider", "octopod");
 
 /// The shipped terrains; the first is the default.
-pub const TERRAINS: &[BuiltIn] = &[
-    BuiltIn {
-        name: "hills",
-        text: include_str!("../../terrain/hills.toml"),
-    },
-    BuiltIn {
-        name: "flat",
-        text: include_str!("../../terrain/flat.toml"),
-    },
-    BuiltIn {
-        name: "dunes",
-        text: include_str!("../../terrain/dunes.toml"),
-    },
-    BuiltIn {
-        name: "rough",
-        text: include_str!("../../terrain/rough.toml"),
-    },
-];
+pub const TERRAINS: &[BuiltIn] = built_ins!("terrain": "hills", "flat", "dunes", "rough");
 
 /// The default creature (the thesis spider).
 pub fn default_creature() -> CreatureSpec {

@@ -23,19 +23,7 @@ impl Solver for Ccd {
     }
 
     fn solve(&mut self, chain: &mut Chain, target: Vec3, params: &SolveParams) -> SolveReport {
-        solve_in_unit_frame(
-            chain,
-            target,
-            params,
-            &mut self.work,
-            |joints, lengths, problem| {
-                let outcome = sweep_until_done(joints, lengths, problem);
-                if let Some(pole) = problem.pole {
-                    super::pole::bend_toward_pole(joints, pole);
-                }
-                outcome
-            },
-        )
+        solve_in_unit_frame(chain, target, params, &mut self.work, sweep_until_done)
     }
 }
 

@@ -2,7 +2,6 @@
 
 use glam::{DVec3, Vec3, Vec3A};
 
-use super::pole::bend_toward_pole;
 use super::unit_frame::{
     CoreOutcome, UnitProblem, end_error, solve_in_unit_frame, straighten_toward,
 };
@@ -44,18 +43,14 @@ impl Solver for Fabrik {
             fast_lengths,
         } = self;
         solve_in_unit_frame(chain, target, params, work, |joints, lengths, problem| {
-            let outcome = if problem.max_iterations == 0 {
+            if problem.max_iterations == 0 {
                 CoreOutcome::new(0, Termination::MaxIterations)
             } else if problem.beyond_reach() {
                 straighten_toward(joints, lengths, problem.target);
                 CoreOutcome::new(1, Termination::Unreachable)
             } else {
                 reach_iteratively(joints, lengths, problem, fast, fast_lengths)
-            };
-            if let Some(pole) = problem.pole {
-                bend_toward_pole(joints, pole);
             }
-            outcome
         })
     }
 }

@@ -2,7 +2,6 @@
 
 use glam::{DMat3, DQuat, DVec3, Vec3};
 
-use super::pole::bend_toward_pole;
 use super::unit_frame::{CoreOutcome, UnitProblem, dir_or, end_error, solve_in_unit_frame};
 use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
 
@@ -97,13 +96,7 @@ impl Solver for GradientDescent {
             target,
             params,
             &mut self.work,
-            |joints, lengths, problem| {
-                let outcome = descend(joints, lengths, problem, &tuning, buffers);
-                if let Some(pole) = problem.pole {
-                    bend_toward_pole(joints, pole);
-                }
-                outcome
-            },
+            |joints, lengths, problem| descend(joints, lengths, problem, &tuning, buffers),
         )
     }
 }

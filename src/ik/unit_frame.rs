@@ -120,7 +120,8 @@ fn half_ulp(magnitude: f32) -> f64 {
 /// Runs `core` on `chain` in the unit frame and turns its outcome into a report.
 ///
 /// The core gets the unit-frame joints in `work` (root at the origin, which
-/// it must keep there), the unit bone lengths, and the problem.
+/// it must keep there), the unit bone lengths, and the problem. A pole, if
+/// given, is applied here after the core, the same way for every solver.
 pub(super) fn solve_in_unit_frame(
     chain: &mut Chain,
     target: Vec3,
@@ -177,6 +178,10 @@ pub(super) fn solve_in_unit_frame(
     work.clear();
     work.extend(chain.joints().iter().map(|p| to_unit(*p)));
     let outcome = core(work, chain.unit_lengths(), &problem);
+    if let Some(pole) = problem.pole {
+        // After the core, so the bend moves neither the end nor a bone length.
+        super::pole::bend_toward_pole(work, pole);
+    }
     let root = chain.root();
     let joints = chain.joints_mut();
     joints[0] = root;
