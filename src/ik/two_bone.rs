@@ -1,14 +1,13 @@
 //! Analytic two-bone IK by the law of cosines.
 
-use glam::{DVec3, Vec3};
+use glam::{Vec3, Vec3A};
 
-use super::unit_frame::dir_or;
 use super::{Chain, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination};
 
 /// How far short of full extension the analytic solver stops, as a fraction of
 /// the reach. A fully straight limb has no bend plane, so the next solve could
 /// not tell which way the knee goes; stopping just short keeps the plane.
-pub const EXTENSION_MARGIN: f64 = 1e-5;
+pub const EXTENSION_MARGIN: f32 = 1e-5;
 
 /// Analytic solve for chains of exactly two bones (hip–knee–foot).
 ///
@@ -18,9 +17,9 @@ pub const EXTENSION_MARGIN: f64 = 1e-5;
 /// [`TwoBone::try_solve`] returns an error, and the [`Solver`] impl leaves the
 /// chain untouched and reports [`Termination::UnsupportedChain`].
 ///
-/// Being closed-form it needs none of the iterative solvers' unit frame: it
-/// works in `f64` relative to the root, where squares of any `f32` length are
-/// finite, so it is exact at every scale.
+/// Being closed-form it needs none of the iterative solvers' machinery: it
+/// works relative to the root in units of the reach, where squares stay
+/// finite at every scale.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TwoBone;
 
@@ -55,45 +54,42 @@ impl Solver for TwoBone {
     }
 
     fn solve(&mut self, chain: &mut Chain, target: Vec3, params: &SolveParams) -> SolveReport {
-        let current_error = (chain.end() - target).length();
-        let refuse = |termination| SolveReport {
-            iterations: 0,
-            error: current_error,
-            reached: current_error <= params.tolerance,
-            termination,
+        let refuse = |chain: &Chain, termination| {
+            let error = if target.is_finite() {
+                (chain.end() - target).length()
+            } else {
+                f32::INFINITY
+            };
+            SolveReport {
+                iterations: 0,
+                error,
+                reached: error <= params.tolerance,
+                termination,
+            }
         };
         if chain.bone_count() != 2 {
-            return refuse(Termination::UnsupportedChain);
+            return refuse(chain, Termination::UnsupportedChain);
         }
         if !target.is_finite() {
-            return SolveReport {
-                error: f32::INFINITY,
-                ..refuse(Termination::InvalidTarget)
-            };
+            return refuse(chain, Termination::InvalidTarget);
         }
         if params.max_iterations == 0 {
-            return refuse(Termination::MaxIterations);
+            return refuse(chain, Termination::MaxIterations);
         }
+        // Relative to the root and in units of the reach: squares stay finite
+        // at any scale, and f32 resolves a solve exact to ~1e-7 of the reach.
         let root = chain.root();
-        let origin = root.as_dvec3();
+        let reach = chain.reach();
+        let inv = reach.recip();
+        let unit = |p: Vec3| Vec3A::from((p - root) * inv);
         let lengths = chain.bone_lengths();
-        let (upper, lower) = (f64::from(lengths[0]), f64::from(lengths[1]));
+        let (upper, lower) = (lengths[0] * inv, lengths[1] * inv);
         let joints = chain.joints_mut();
-        let knee_now = joints[1].as_dvec3() - origin;
-        let foot_now = joints[2].as_dvec3() - origin;
-        let pole = params
-            .pole
-            .filter(|p| p.is_finite())
-            .map(|p| p.as_dvec3() - origin);
-        let placed = place_two_bones(
-            upper,
-            lower,
-            target.as_dvec3() - origin,
-            [pole, Some(knee_now)],
-            foot_now,
-        );
-        joints[1] = (origin + placed.knee).as_vec3();
-        joints[2] = (origin + placed.foot).as_vec3();
+        let (knee_now, foot_now) = (unit(joints[1]), unit(joints[2]));
+        let pole = params.pole.filter(|p| p.is_finite()).map(unit);
+        let placed = place_two_bones(upper, lower, unit(target), [pole, Some(knee_now)], foot_now);
+        joints[1] = root + Vec3::from(placed.knee) * reach;
+        joints[2] = root + Vec3::from(placed.foot) * reach;
         let error = (joints[2] - target).length();
         let reached = error <= params.tolerance;
         let termination = if reached {
@@ -113,29 +109,38 @@ impl Solver for TwoBone {
 }
 
 struct Placement {
-    knee: DVec3,
-    foot: DVec3,
+    knee: Vec3A,
+    foot: Vec3A,
     /// The target was too far, or too close for unequal bones.
     out_of_reach: bool,
 }
 
-/// Places knee and foot (root at the origin) for `target`, bending toward the
-/// first usable hint.
+/// Unit vector along `v`, or `fallback` when `v` is too short to have one.
+#[inline]
+fn dir_or(v: Vec3A, fallback: Vec3A) -> Vec3A {
+    let len_sq = v.length_squared();
+    if len_sq > 1e-24 && len_sq.is_finite() {
+        v * len_sq.sqrt().recip()
+    } else {
+        fallback
+    }
+}
+
+/// Places knee and foot (root at the origin, reach 1) for `target`, bending
+/// toward the first usable hint.
 fn place_two_bones(
-    upper: f64,
-    lower: f64,
-    target: DVec3,
-    bend_hints: [Option<DVec3>; 2],
-    foot_now: DVec3,
+    upper: f32,
+    lower: f32,
+    target: Vec3A,
+    bend_hints: [Option<Vec3A>; 2],
+    foot_now: Vec3A,
 ) -> Placement {
     let distance = target.length();
-    let toward = dir_or(target, dir_or(foot_now, DVec3::Y));
+    let toward = dir_or(target, dir_or(foot_now, Vec3A::Y));
     let max_reach = (upper + lower) * (1.0 - EXTENSION_MARGIN);
     let min_reach = (upper - lower).abs();
     // Never zero: the law of cosines divides by it (equal bones, target at the root).
-    let clamped = distance
-        .clamp(min_reach, max_reach)
-        .max(1e-12 * (upper + lower));
+    let clamped = distance.clamp(min_reach, max_reach).max(1e-6);
 
     // Bend direction: the pole's offset from the root–target line; failing
     // that, the current knee's; failing that, any perpendicular.
@@ -143,8 +148,8 @@ fn place_two_bones(
         .into_iter()
         .flatten()
         .map(|hint| hint.reject_from_normalized(toward))
-        .find(|offset| offset.length_squared() > 1e-20 * upper * upper)
-        .map_or_else(|| toward.any_orthonormal_vector(), DVec3::normalize);
+        .find(|offset| offset.length_squared() > 1e-12)
+        .map_or_else(|| toward.any_orthonormal_vector(), Vec3A::normalize);
 
     let cos_upper = ((upper * upper + clamped * clamped - lower * lower) / (2.0 * upper * clamped))
         .clamp(-1.0, 1.0);
