@@ -32,8 +32,6 @@ pub struct Leg {
     pub phase: LegPhase,
     /// Where the foot wants to be: the latest ray hit ahead of the rest point.
     pub desired: Vec3,
-    /// Surface normal at the desired foothold.
-    pub desired_normal: Vec3,
     /// The IK report from the latest solve.
     pub report: SolveReport,
     /// The solver this leg uses now.

@@ -179,7 +179,6 @@ impl Creature {
                 foot: hit.point,
                 phase: LegPhase::Grounded,
                 desired: hit.point,
-                desired_normal: hit.normal,
                 report: SolveReport {
                     iterations: 0,
                     error: 0.0,
@@ -314,7 +313,6 @@ impl Creature {
             let hit = self.foothold(terrain, &self.spec.legs[i], ahead);
             let leg = &mut self.legs[i];
             leg.desired = hit.point;
-            leg.desired_normal = hit.normal;
         }
     }
 
@@ -408,7 +406,7 @@ impl Creature {
             )
             .unwrap_or_else(|| terrain.project_down(self.body.position));
         let target_up = match self.spec.body.orientation {
-            OrientationSource::Ground => below.normal,
+            OrientationSource::Ground => terrain.normal(below.point.x, below.point.z),
             OrientationSource::Feet => {
                 self.feet.clear();
                 self.feet
@@ -416,7 +414,8 @@ impl Creature {
                         LegPhase::Grounded => leg.foot,
                         LegPhase::Swinging { to, .. } => to,
                     }));
-                feet_plane_normal(&self.feet, &self.ring, up).unwrap_or(below.normal)
+                feet_plane_normal(&self.feet, &self.ring, up)
+                    .unwrap_or_else(|| terrain.normal(below.point.x, below.point.z))
             }
         };
         let target = (shortest_arc(up, target_up) * self.body.orientation).normalize();

@@ -234,7 +234,13 @@ impl Metrics {
             }
             if leg.is_grounded() {
                 let end = leg.chain.end();
-                self.foot_gap_max = self.foot_gap_max.max(terrain.signed_distance(end).abs());
+                // The distance to the surface is the vertical gap times the
+                // normal's y, never more; only a vertical gap beyond the
+                // current maximum can raise it, so only then is the normal worth its lookups.
+                let vertical = (end.y - terrain.height(end.x, end.z)).abs();
+                if vertical > self.foot_gap_max {
+                    self.foot_gap_max = self.foot_gap_max.max(terrain.signed_distance(end).abs());
+                }
                 if let Some(planted) = leg.planted_end {
                     self.foot_slip_max = self.foot_slip_max.max(end.distance(planted));
                 }

@@ -4,13 +4,12 @@ use glam::{Vec2, Vec3};
 
 use super::TerrainSpec;
 
-/// Where a ray met the surface.
+/// Where a ray met the surface. (Its normal costs four more lookups, so it is
+/// left to [`Heightfield::normal`] for the callers that need it.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RayHit {
     /// The point on the surface.
     pub point: Vec3,
-    /// Surface normal there (unit, pointing up out of the ground).
-    pub normal: Vec3,
     /// Distance along the ray from its origin.
     pub distance: f32,
 }
@@ -18,7 +17,7 @@ pub struct RayHit {
 /// Gap (metres) at which a marching ray counts as touching the surface. The
 /// hit is then dropped vertically onto the surface, so this only bounds the
 /// hit's sideways error (gap × the ray's horizontal slope), not its height.
-const HIT_EPSILON: f32 = 1e-4;
+const HIT_EPSILON: f32 = 1e-3;
 /// Bisection rounds once a ray is known to cross the surface inside a step
 /// (only minimum-length steps can cross): 2⁻¹⁶ of a step.
 const BISECTION_ROUNDS: usize = 16;
@@ -211,12 +210,11 @@ impl Heightfield {
         None
     }
 
-    /// The surface point below (or above) `p` along the vertical, with its normal.
+    /// The surface point below (or above) `p` along the vertical.
     pub fn project_down(&self, p: Vec3) -> RayHit {
         let point = Vec3::new(p.x, self.height(p.x, p.z), p.z);
         RayHit {
             point,
-            normal: self.normal(p.x, p.z),
             distance: p.y - point.y,
         }
     }
@@ -226,10 +224,6 @@ impl Heightfield {
         // Put the point exactly on the interpolated surface: the march stops
         // within HIT_EPSILON above it, and feet should stand on it, not hover.
         let point = Vec3::new(point.x, self.height(point.x, point.z), point.z);
-        RayHit {
-            point,
-            normal: self.normal(point.x, point.z),
-            distance: t,
-        }
+        RayHit { point, distance: t }
     }
 }
