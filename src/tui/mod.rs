@@ -41,6 +41,9 @@ fn smooth(old: f64, new: f64) -> f64 {
 
 fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     let mut last = Instant::now();
+    // Frames are due on a fixed cadence rather than a budget from each
+    // frame's start, so a wake-up that comes late is made up next frame.
+    let mut deadline = last;
     loop {
         let frame_start = Instant::now();
         let elapsed = frame_start.duration_since(last).as_secs_f64();
@@ -65,7 +68,11 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
         // Wait for input until the next frame is due; every key is handled as
         // soon as it comes, and simulation time keeps accruing meanwhile.
         let budget = if app.paused { IDLE_FRAME } else { FRAME };
-        let deadline = frame_start + budget;
+        deadline += budget;
+        if deadline < Instant::now() {
+            // Fell behind (a slow frame, a suspended terminal): start afresh.
+            deadline = Instant::now() + budget;
+        }
         while let Some(timeout) = deadline.checked_duration_since(Instant::now()) {
             if !event::poll(timeout)? {
                 break;
