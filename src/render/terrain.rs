@@ -8,6 +8,9 @@ use crate::terrain::Heightfield;
 
 /// Height between the plan view's contour lines (metres).
 const CONTOUR_INTERVAL: f32 = 0.25;
+/// The plan view's height ramp, low to high: light characters, so the
+/// creature's lines stay readable over any ground.
+const HEIGHT_RAMP: &[char] = &[' ', '.', ',', ':', ';', '=', '+'];
 /// Brightness ramp for the lit perspective surface (donut-style), dark to bright.
 const LIGHT_RAMP: &[char] = &['.', ',', '-', '~', ':', ';', '=', '!', '*', '#', '$', '@'];
 /// Direction light comes from (normalised when used): low, for contrast.
@@ -35,42 +38,31 @@ pub fn draw_terrain(grid: &mut Grid, terrain: &Heightfield, projection: &Project
     }
 }
 
-/// Plan view: a contour map. Cells where the ground crosses a contour level
-/// are drawn (shaded by how the sun lights them), the rest left blank so the
-/// creature stands out; every cell's ink carries its height.
+/// Plan view: each cell's character (and ink) from a ramp by height, with
+/// contour lines every [`CONTOUR_INTERVAL`] drawn as `~` on sunlit slopes and
+/// `-` on shaded ones, so both height and shape read at a glance.
 fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
     let (lo, hi) = terrain.height_range();
     let span = (hi - lo).max(1e-3);
     let sun = SUN.normalize();
-    let (width, height) = (grid.width(), grid.height());
-    let mut band_above = vec![i64::MIN; width];
-    for row in 0..height {
+    let mut band_above = vec![i64::MIN; grid.width()];
+    for row in 0..grid.height() {
         let mut band_left = i64::MIN;
         for (col, above) in band_above.iter_mut().enumerate() {
             let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
             let h = terrain.height(p.x, p.z);
             let band = (h / CONTOUR_INTERVAL).floor() as i64;
-            let contour =
-                (band_left != i64::MIN && band != band_left) || (row > 0 && band != *above);
+            let contour = (band_left != i64::MIN && band != band_left) || (row > 0 && band != *above);
             band_left = band;
             *above = band;
+            let level = if hi - lo < 1e-3 { 0.0 } else { (h - lo) / span };
             let ch = if contour {
-                let light = terrain.normal(p.x, p.z).dot(sun).max(0.0);
-                if light > 0.75 { ':' } else { '.' }
+                if terrain.normal(p.x, p.z).dot(sun) > 0.75 { '~' } else { '-' }
             } else {
-                ' '
+                ramp(HEIGHT_RAMP, level)
             };
-            let height_level = if hi - lo < 1e-3 { 0.4 } else { (h - lo) / span };
             let depth = (Vec3::new(p.x, h, p.z) - projection.origin).dot(projection.forward);
-            grid.plot(
-                col as i32,
-                row as i32,
-                Cell {
-                    ch,
-                    ink: brightness(0.15 + 0.85 * height_level),
-                    depth,
-                },
-            );
+            grid.plot(col as i32, row as i32, Cell { ch, ink: brightness(0.15 + 0.85 * level), depth });
         }
     }
 }
