@@ -52,17 +52,30 @@ fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
             let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
             let h = terrain.height(p.x, p.z);
             let band = (h / CONTOUR_INTERVAL).floor() as i64;
-            let contour = (band_left != i64::MIN && band != band_left) || (row > 0 && band != *above);
+            let contour =
+                (band_left != i64::MIN && band != band_left) || (row > 0 && band != *above);
             band_left = band;
             *above = band;
             let level = if hi - lo < 1e-3 { 0.0 } else { (h - lo) / span };
             let ch = if contour {
-                if terrain.normal(p.x, p.z).dot(sun) > 0.75 { '~' } else { '-' }
+                if terrain.normal(p.x, p.z).dot(sun) > 0.75 {
+                    '~'
+                } else {
+                    '-'
+                }
             } else {
                 ramp(HEIGHT_RAMP, level)
             };
             let depth = (Vec3::new(p.x, h, p.z) - projection.origin).dot(projection.forward);
-            grid.plot(col as i32, row as i32, Cell { ch, ink: brightness(0.15 + 0.85 * level), depth });
+            grid.plot(
+                col as i32,
+                row as i32,
+                Cell {
+                    ch,
+                    ink: brightness(0.15 + 0.85 * level),
+                    depth,
+                },
+            );
         }
     }
 }
