@@ -10,6 +10,8 @@
 //! know nothing of terminals; rendering is a pure function from a world to a
 //! character grid; the TUI maps keys to commands and draws.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod creature;
 pub mod headless;

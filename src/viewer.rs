@@ -1,5 +1,7 @@
 //! Opens the interactive viewer for the scene named on the command line.
 
+use std::io::IsTerminal;
+
 use skitter::tui::{self, App, Sources};
 
 use crate::cli::{Failure, SceneArgs};
@@ -11,5 +13,12 @@ pub fn run(scene: &SceneArgs) -> Result<(), Failure> {
         terrain: scene.terrain.clone(),
     };
     let app = App::load(sources, scene.solver)?;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return Err(Failure::Other(
+            "the viewer needs an interactive terminal; for scripts and pipes use `skitter headless` \
+             (see `skitter headless --help`)"
+                .into(),
+        ));
+    }
     tui::run(app).map_err(|e| Failure::Other(format!("terminal error: {e}")))
 }

@@ -167,3 +167,17 @@ fn list_names_the_built_ins() {
         assert!(text.contains(name), "{name} missing from {text}");
     }
 }
+
+#[test]
+fn the_viewer_without_a_terminal_points_to_headless() {
+    let out = Command::new(env!("CARGO_BIN_EXE_skitter"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("use `skitter headless`"),
+        "{}",
+        stderr(&out)
+    );
+}
