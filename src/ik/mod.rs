@@ -4,7 +4,7 @@
 //! produces NaN or infinity for finite input, and respects
 //! [`SolveParams::max_iterations`]. They share one frame of work: before
 //! solving, the chain is moved so its root is at the origin and scaled so its
-//! reach is 1 (see [`unit_frame`]). That makes every threshold inside the
+//! reach is 1 (see `unit_frame.rs`). That makes every threshold inside the
 //! solvers scale-free, so a millimetre-sized chain and a kilometre-sized one
 //! behave the same, and keeps precision when the root is far from the origin.
 
