@@ -42,13 +42,20 @@ fn bench_render(c: &mut Criterion) {
     let mut frames = c.benchmark_group("tui-frame-200x60");
     let mut terminal =
         Terminal::new(TestBackend::new(WIDTH as u16, HEIGHT as u16)).expect("test backend");
-    for (name, split, view) in [
-        ("top", false, ViewKind::Top),
-        ("perspective", false, ViewKind::Perspective),
-        ("split", true, ViewKind::Top),
+    for (name, split, view, hires) in [
+        ("top", false, ViewKind::Top, false),
+        ("perspective", false, ViewKind::Perspective, false),
+        ("split", true, ViewKind::Top, false),
+        (
+            "perspective-half-blocks",
+            false,
+            ViewKind::Perspective,
+            true,
+        ),
     ] {
         app.split = split;
         app.view = view;
+        app.hires = hires;
         frames.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
                 terminal

@@ -8,8 +8,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 use skitter::config::{default_creature, default_terrain, parse_creature};
-use skitter::render::{Camera, Ink, ViewKind, render_view};
-use skitter::tui::{Action, App, Sources, copy_grid, draw, ink_style};
+use skitter::render::{Camera, Cell, Grid, Ink, ViewKind, render_pixels, render_view};
+use skitter::tui::{Action, App, Sources, copy_grid, copy_half_blocks, draw, ink_style};
 
 fn app() -> App {
     let sources = Sources {
@@ -224,4 +224,71 @@ fn zoom_and_pan_move_the_picture() {
     app.handle(Action::Pan(glam::Vec2::new(5.0, 0.0)));
     assert!(!app.camera.follow);
     assert_ne!(zoomed, frame(&app, 100, 30));
+}
+
+#[test]
+fn half_blocks_pair_pixel_rows_and_leave_empty_pixels_blank() {
+    let mut pixels = Grid::new(3, 4);
+    let ground = Cell {
+        ch: ' ',
+        ink: Ink::Ground(3),
+        depth: 1.0,
+    };
+    let leg = Cell {
+        ch: ' ',
+        ink: Ink::Leg,
+        depth: 0.0,
+    };
+    pixels.plot(0, 0, leg);
+    pixels.plot(0, 1, ground);
+    pixels.plot(1, 1, ground);
+    pixels.plot(2, 0, leg);
+    let mut buffer = Buffer::empty(Rect::new(0, 0, 3, 2));
+    copy_half_blocks(&pixels, Rect::new(0, 0, 3, 2), &mut buffer);
+    let colour = |ink| ink_style(ink).fg.unwrap();
+    assert_eq!(buffer[(0, 0)].symbol(), "▀");
+    assert_eq!(
+        (buffer[(0, 0)].fg, buffer[(0, 0)].bg),
+        (colour(Ink::Leg), colour(Ink::Ground(3)))
+    );
+    assert_eq!(buffer[(1, 0)].symbol(), "▄");
+    assert_eq!(buffer[(1, 0)].fg, colour(Ink::Ground(3)));
+    assert_eq!(buffer[(1, 0)].bg, Color::Reset);
+    assert_eq!(buffer[(2, 0)].symbol(), "▀");
+    assert_eq!(buffer[(2, 0)].bg, Color::Reset);
+    assert_eq!(
+        buffer[(0, 1)].symbol(),
+        " ",
+        "two empty pixels are a blank cell"
+    );
+}
+
+#[test]
+fn pixel_views_have_twice_the_rows_and_show_the_creature() {
+    let app = walking_app();
+    for view in ViewKind::ALL {
+        let pixels = render_pixels(&app.world, view, &Camera::default(), 60, 40);
+        assert_eq!((pixels.width(), pixels.height()), (60, 40));
+        let creature = (0..40)
+            .flat_map(|y| (0..60).map(move |x| (x, y)))
+            .filter(|(x, y)| {
+                pixels
+                    .get(*x, *y)
+                    .is_some_and(|c| matches!(c.ink, Ink::Leg | Ink::Body))
+            })
+            .count();
+        assert!(creature >= 10, "{view:?}: {creature} creature pixels");
+    }
+}
+
+#[test]
+fn hires_mode_toggles_and_draws_half_blocks() {
+    let mut app = walking_app();
+    app.handle(Action::ToggleHiRes);
+    assert!(app.hires);
+    let text = frame(&app, 100, 30);
+    assert!(text.contains("hi-res"));
+    assert!(text.matches('▀').count() > 500, "{text}");
+    app.handle(Action::ToggleHiRes);
+    assert!(!frame(&app, 100, 30).contains('▀'));
 }

@@ -114,19 +114,24 @@ pub struct Projection {
     pub scale: f32,
     width: f32,
     height: f32,
-    /// tan(fov/2) vertically, and the cell aspect, for perspective.
+    /// tan(fov/2) vertically, and the grid's aspect, for perspective.
     tan_half_fov: f32,
     aspect: f32,
+    /// How many times taller a row is than a column is wide.
+    row_height: f32,
 }
 
 impl Projection {
-    /// The projection `kind` uses for `world` seen by `camera` on a `width` × `height` grid.
+    /// The projection `kind` uses for `world` seen by `camera` on a `width` ×
+    /// `height` grid whose rows are `row_height` times as tall as its columns
+    /// are wide (2 for terminal text cells, 1 for half-block pixels).
     pub fn new(
         kind: ViewKind,
         camera: &Camera,
         world: &World,
         width: usize,
         height: usize,
+        row_height: f32,
     ) -> Projection {
         let zoom = camera.clamped_zoom();
         let focus = camera.focus(world);
@@ -162,8 +167,8 @@ impl Projection {
                     width: width as f32,
                     height: height as f32,
                     tan_half_fov: (FIELD_OF_VIEW_DEG.to_radians() * 0.5).tan(),
-                    // Terminal cells are about twice as tall as wide.
-                    aspect: width as f32 / (2.0 * height.max(1) as f32),
+                    aspect: width as f32 / (row_height * height.max(1) as f32),
+                    row_height,
                 };
             }
         };
@@ -178,6 +183,7 @@ impl Projection {
             height: height as f32,
             tan_half_fov: 1.0,
             aspect: 1.0,
+            row_height,
         }
     }
 
@@ -200,8 +206,7 @@ impl Projection {
             ));
         }
         let col = self.width * 0.5 + d.dot(self.right) * self.scale;
-        // Rows are twice as tall as columns are wide.
-        let row = self.height * 0.5 - d.dot(self.up) * self.scale * 0.5;
+        let row = self.height * 0.5 - d.dot(self.up) * self.scale / self.row_height;
         Some((col, row, depth))
     }
 
@@ -209,7 +214,7 @@ impl Projection {
     /// (column, row) on the plane through the origin facing the viewer.
     pub fn unproject(&self, col: f32, row: f32) -> Vec3 {
         let u = (col - self.width * 0.5) / self.scale;
-        let v = (self.height * 0.5 - row) / (self.scale * 0.5);
+        let v = (self.height * 0.5 - row) / (self.scale / self.row_height);
         self.origin + self.right * u + self.up * v
     }
 }

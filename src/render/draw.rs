@@ -12,7 +12,8 @@ use crate::sim::World;
 /// feet standing on the ground are not hidden by the ground they stand on.
 const MARK_BIAS: f32 = 0.05;
 
-/// Renders `view` of `world` through `camera` into a `width` × `height` grid.
+/// Renders `view` of `world` through `camera` into a `width` × `height` grid
+/// of terminal text cells (about twice as tall as they are wide).
 ///
 /// Pure: the same world, view, camera and size always give the same grid.
 pub fn render_view(
@@ -22,11 +23,39 @@ pub fn render_view(
     width: usize,
     height: usize,
 ) -> Grid {
+    render(world, view, camera, width, height, TEXT_ROW_HEIGHT)
+}
+
+/// Renders `view` into a `width` × `height` grid of square pixels: the
+/// high-resolution mode, where each terminal cell shows two pixels stacked
+/// (a half-block character with a foreground and a background colour). Only
+/// the cells' inks matter here.
+pub fn render_pixels(
+    world: &World,
+    view: ViewKind,
+    camera: &Camera,
+    width: usize,
+    height: usize,
+) -> Grid {
+    render(world, view, camera, width, height, 1.0)
+}
+
+/// Terminal text cells are about twice as tall as they are wide.
+const TEXT_ROW_HEIGHT: f32 = 2.0;
+
+fn render(
+    world: &World,
+    view: ViewKind,
+    camera: &Camera,
+    width: usize,
+    height: usize,
+    row_height: f32,
+) -> Grid {
     let mut grid = Grid::new(width, height);
     if width == 0 || height == 0 {
         return grid;
     }
-    let projection = Projection::new(view, camera, world, width, height);
+    let projection = Projection::new(view, camera, world, width, height, row_height);
     draw_terrain(&mut grid, world.terrain(), &projection);
     for creature in world.creatures() {
         draw_creature(&mut grid, creature, &projection);

@@ -8,5 +8,5 @@ mod grid;
 mod terrain;
 
 pub use camera::{Camera, Projection, ViewKind};
-pub use draw::render_view;
+pub use draw::{render_pixels, render_view};
 pub use grid::{Cell, Grid, Ink};

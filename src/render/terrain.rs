@@ -67,12 +67,14 @@ fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
                 ramp(HEIGHT_RAMP, level)
             };
             let depth = (Vec3::new(p.x, h, p.z) - projection.origin).dot(projection.forward);
+            // Contours a shade darker, so they show in half-block pixels too.
+            let shade = 0.15 + 0.85 * level - if contour { 0.2 } else { 0.0 };
             grid.plot(
                 col as i32,
                 row as i32,
                 Cell {
                     ch,
-                    ink: brightness(0.15 + 0.85 * level),
+                    ink: brightness(shade),
                     depth,
                 },
             );

@@ -44,6 +44,8 @@ pub enum Action {
     CycleView,
     /// One view or all four.
     ToggleSplit,
+    /// Text characters or half-block pixels (double vertical resolution, in colour).
+    ToggleHiRes,
     /// Zoom in (factor > 1) or out.
     Zoom(f32),
     /// Pan by this many screen steps (x right, y up).
@@ -104,6 +106,8 @@ pub struct App {
     pub view: ViewKind,
     /// Whether all four views are shown.
     pub split: bool,
+    /// Whether views are drawn in half-block pixels instead of characters.
+    pub hires: bool,
     /// Whether the simulation is paused.
     pub paused: bool,
     /// Whether the help overlay is up.
@@ -145,6 +149,7 @@ impl App {
             camera: Camera::default(),
             view: ViewKind::Top,
             split: false,
+            hires: false,
             paused: false,
             show_help: false,
             quit: false,
@@ -226,6 +231,7 @@ impl App {
                 self.view = self.view.next();
             }
             Action::ToggleSplit => self.split = !self.split,
+            Action::ToggleHiRes => self.hires = !self.hires,
             Action::Zoom(factor) => {
                 self.camera.zoom = (self.camera.zoom * factor).clamp(0.05, 20.0)
             }

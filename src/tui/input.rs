@@ -27,6 +27,7 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('i') => Action::CycleSolver,
         KeyCode::Char('v') => Action::CycleView,
         KeyCode::Char('V') => Action::ToggleSplit,
+        KeyCode::Char('b') => Action::ToggleHiRes,
         KeyCode::Char('+') | KeyCode::Char('=') => Action::Zoom(ZOOM_STEP),
         KeyCode::Char('-') | KeyCode::Char('_') => Action::Zoom(1.0 / ZOOM_STEP),
         KeyCode::Char('H') => Action::Pan(Vec2::new(-1.0, 0.0)),
@@ -56,6 +57,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("i", "next solver"),
     ("v", "next view"),
     ("V", "split: all four views"),
+    (
+        "b",
+        "half-block pixels (double resolution, colour) / characters",
+    ),
     ("+/-", "zoom in / out"),
     ("H/J/K/L", "pan left / down / up / right"),
     ("f", "follow the creature on / off"),

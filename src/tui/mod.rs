@@ -13,7 +13,7 @@ use ratatui::crossterm::event::{self, Event};
 
 pub use app::{Action, App, HISTORY, Notice, Sources, Timings, sanitize};
 pub use input::{KEYS, WALKING_NOTE, action_for};
-pub use ui::{MIN_HEIGHT, MIN_WIDTH, copy_grid, draw, ink_style};
+pub use ui::{MIN_HEIGHT, MIN_WIDTH, copy_grid, copy_half_blocks, draw, ink_style};
 
 /// Time between frames while running: 60 frames per second.
 const FRAME: Duration = Duration::from_micros(16_667);

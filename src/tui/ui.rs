@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 use super::app::{App, sanitize};
 use super::input::{KEYS, WALKING_NOTE};
 use crate::creature::LegPhase;
-use crate::render::{Grid, Ink, ViewKind, render_view};
+use crate::render::{Grid, Ink, ViewKind, render_pixels, render_view};
 
 /// Smallest terminal the viewer draws into.
 pub const MIN_WIDTH: u16 = 40;
@@ -87,8 +87,9 @@ fn draw_views(buf: &mut Buffer, area: Rect, app: &App) {
 fn draw_view(buf: &mut Buffer, area: Rect, app: &App, view: ViewKind) {
     let follow = if app.camera.follow { "" } else { " (fixed)" };
     let paused = if app.paused { " PAUSED" } else { "" };
+    let hires = if app.hires { " hi-res" } else { "" };
     let title = format!(
-        " {} view  zoom {:.2}{follow}{paused} ",
+        " {} view  zoom {:.2}{follow}{hires}{paused} ",
         view.name(),
         app.camera.clamped_zoom()
     );
@@ -97,14 +98,43 @@ fn draw_view(buf: &mut Buffer, area: Rect, app: &App, view: ViewKind) {
         .border_style(Style::new().fg(Color::DarkGray));
     let inner = block.inner(area);
     block.render(area, buf);
-    let grid = render_view(
-        &app.world,
-        view,
-        &app.camera,
-        inner.width as usize,
-        inner.height as usize,
-    );
-    copy_grid(&grid, inner, buf);
+    let (width, height) = (inner.width as usize, inner.height as usize);
+    if app.hires {
+        let pixels = render_pixels(&app.world, view, &app.camera, width, 2 * height);
+        copy_half_blocks(&pixels, inner, buf);
+    } else {
+        copy_grid(
+            &render_view(&app.world, view, &app.camera, width, height),
+            inner,
+            buf,
+        );
+    }
+}
+
+/// Copies a grid of square pixels into the buffer two rows per cell: an upper
+/// half block coloured as the upper pixel on the lower pixel's colour. Empty
+/// pixels stay the terminal's own background (a blank, or the other half's block).
+pub fn copy_half_blocks(pixels: &Grid, area: Rect, buf: &mut Buffer) {
+    let colour = |x: usize, y: usize| {
+        pixels
+            .get(x, y)
+            .filter(|c| c.ink != Ink::Empty)
+            .and_then(|c| ink_style(c.ink).fg)
+    };
+    for y in 0..area.height.min((pixels.height() / 2) as u16) {
+        for x in 0..area.width.min(pixels.width() as u16) {
+            let (px, py) = (x as usize, 2 * y as usize);
+            let (ch, style) = match (colour(px, py), colour(px, py + 1)) {
+                (None, None) => (' ', Style::new()),
+                (Some(upper), None) => ('▀', Style::new().fg(upper)),
+                (None, Some(lower)) => ('▄', Style::new().fg(lower)),
+                (Some(upper), Some(lower)) => ('▀', Style::new().fg(upper).bg(lower)),
+            };
+            if let Some(target) = buf.cell_mut((area.x + x, area.y + y)) {
+                target.set_char(ch).set_style(style);
+            }
+        }
+    }
 }
 
 /// Copies a rendered grid into the buffer, colouring each cell by its ink.
