@@ -99,36 +99,44 @@ macro_rules! fabrik_passes {
             let last = joints.len() - 1;
             let mut error = f64::from(joints[last].distance(target));
             // When two joints coincide a bone has no direction; carrying on in
-            // the direction of the bone just placed keeps the chain connected.
-            let mut fallback = target.normalize_or(<$vec>::Y);
+            // the direction of the last bone placed keeps the chain connected
+            // (kept unnormalised: only the rare degenerate case pays for that).
+            let mut fallback = target;
             let mut iterations = 0;
             let mut nudged = false;
             while iterations < max_iterations {
                 iterations += 1;
-                // Forward: end on the target, each joint pulled toward its successor.
+                // Forward: end on the target, each joint pulled toward its
+                // successor. The joint just placed is carried in `placed` so
+                // the next update need not wait for it to round-trip memory,
+                // and one division gives length / distance.
                 joints[last] = target;
-                for i in (1..last).rev() {
-                    let offset = joints[i] - joints[i + 1];
+                let mut placed = target;
+                for (joint, length) in joints[1..last].iter_mut().zip(&lengths[1..last]).rev() {
+                    let offset = *joint - placed;
                     let len_sq = offset.length_squared();
-                    let dir = if len_sq > 1e-30 {
-                        offset * len_sq.sqrt().recip()
+                    let step = if len_sq > 1e-30 {
+                        fallback = offset;
+                        offset * (*length / len_sq.sqrt())
                     } else {
-                        fallback
+                        fallback.normalize_or(<$vec>::Y) * *length
                     };
-                    fallback = dir;
-                    joints[i] = joints[i + 1] + dir * lengths[i];
+                    placed += step;
+                    *joint = placed;
                 }
                 // Backward: root in place, each joint pulled toward its predecessor.
-                for i in 0..last {
-                    let offset = joints[i + 1] - joints[i];
+                let mut placed = joints[0];
+                for (joint, length) in joints[1..].iter_mut().zip(lengths) {
+                    let offset = *joint - placed;
                     let len_sq = offset.length_squared();
-                    let dir = if len_sq > 1e-30 {
-                        offset * len_sq.sqrt().recip()
+                    let step = if len_sq > 1e-30 {
+                        fallback = -offset;
+                        offset * (*length / len_sq.sqrt())
                     } else {
-                        -fallback
+                        -fallback.normalize_or(<$vec>::Y) * *length
                     };
-                    fallback = -dir;
-                    joints[i + 1] = joints[i] + dir * lengths[i];
+                    placed += step;
+                    *joint = placed;
                 }
                 let previous = error;
                 error = f64::from(joints[last].distance(target));
