@@ -75,16 +75,9 @@ impl HeadlessRun {
             }
         }
         for (kind, source) in wanted {
-            let solver = kind.build();
-            for leg in &self.creature.legs {
-                let chain = crate::creature::rest_chain(leg);
-                if let Err(e) = solver.supports(&chain) {
-                    return Err(HeadlessError::Solver(format!(
-                        "{source} asks for {kind}, but leg `{}` of {} cannot use it: {e}",
-                        leg.name, self.creature.name
-                    )));
-                }
-            }
+            self.creature
+                .check_solver(kind, source)
+                .map_err(HeadlessError::Solver)?;
         }
         Ok(())
     }

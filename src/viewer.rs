@@ -12,7 +12,7 @@ pub fn run(scene: &SceneArgs) -> Result<(), Failure> {
         creature: scene.creature.clone(),
         terrain: scene.terrain.clone(),
     };
-    let app = App::load(sources, scene.solver)?;
+    let app = App::load(sources, scene.solver).map_err(|e| Failure::BadInput(e.to_string()))?;
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
         return Err(Failure::Other(
             "the viewer needs an interactive terminal; for scripts and pipes use `skitter headless` \

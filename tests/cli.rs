@@ -122,6 +122,8 @@ fn bad_input_exits_2_with_a_located_message() {
     for args in [
         &["headless", "--creature", "nope"][..],
         &["headless", "--solver", "two-bone"],
+        &["run", "--solver", "two-bone"],
+        &["run", "--terrain", "nowhere.toml"],
         &["headless", "--drive", "forward 2s, jump"],
         &["headless", "--solver", "jacobian"],
         &["headless", "--seconds", "-1"],

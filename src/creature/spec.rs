@@ -113,6 +113,21 @@ impl CreatureSpec {
         self.legs[leg].solver.unwrap_or(self.solver.kind)
     }
 
+    /// Whether every leg can be posed by `kind`; otherwise names the first
+    /// leg that cannot and why (`source` says who asked, e.g. `--solver`).
+    pub fn check_solver(&self, kind: SolverKind, source: &str) -> Result<(), String> {
+        let solver = kind.build();
+        for leg in &self.legs {
+            if let Err(e) = solver.supports(&super::rest_chain(leg)) {
+                return Err(format!(
+                    "{source} asks for {kind}, but leg `{}` of {} cannot use it: {e}",
+                    leg.name, self.name
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The longest leg reach (used to size rays and placement spacing).
     pub fn max_reach(&self) -> f32 {
         self.legs.iter().map(LegSpec::reach).fold(0.0, f32::max)

@@ -23,6 +23,17 @@ pub const THROTTLE_STEP: f32 = 0.5;
 /// Most simulation steps run to catch up in one frame.
 const MAX_CATCH_UP: u32 = 30;
 
+/// Why the scene named on the command line cannot be shown.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LoadError {
+    /// A creature or terrain file is missing or invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The requested solver cannot pose some leg.
+    #[error("{0}")]
+    Solver(String),
+}
+
 /// Something the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Action {
@@ -167,10 +178,17 @@ impl App {
         app
     }
 
-    /// Loads the scene named on the command line.
-    pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, ConfigError> {
+    /// Loads the scene named on the command line; a file that does not parse,
+    /// or a solver that cannot pose the creature's legs, is refused here,
+    /// before any terminal is touched.
+    pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, LoadError> {
         let (_, creature) = load_creature(&sources.creature)?;
         let (_, terrain) = load_terrain(&sources.terrain)?;
+        if let Some(kind) = solver {
+            creature
+                .check_solver(kind, "--solver")
+                .map_err(LoadError::Solver)?;
+        }
         Ok(App::new(creature, terrain, sources, solver))
     }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 
-pub use app::{Action, App, HISTORY, Notice, Sources, Timings, sanitize};
+pub use app::{Action, App, HISTORY, LoadError, Notice, Sources, Timings, sanitize};
 pub use input::{KEYS, WALKING_NOTE, action_for};
 pub use ui::{MIN_HEIGHT, MIN_WIDTH, copy_grid, copy_half_blocks, draw, ink_style};
 
