@@ -9,6 +9,7 @@ use super::body::{Body, feet_plane_normal, foot_ring};
 use super::gait::{GaitRule, StepCandidate, choose_steps};
 use super::leg::{Leg, LegPhase, rest_chain};
 use super::{CreatureSpec, LegSpec, OrientationSource};
+use crate::ik::Chain;
 use crate::ik::{SolveParams, SolveReport, Solver, SolverKind, Termination};
 use crate::math::{move_towards, rotate_towards, shortest_arc};
 use crate::terrain::{Heightfield, RayHit};
@@ -67,6 +68,8 @@ pub struct Creature {
     lifted: Vec<bool>,
     candidates: Vec<StepCandidate>,
     feet: Vec<Vec3>,
+    /// Rest pose per leg, shared by every creature of this kind.
+    rest: Arc<[Chain]>,
     ring: Vec<usize>,
 }
 
@@ -91,10 +94,18 @@ fn solver_slot(kind: SolverKind) -> usize {
 }
 
 impl Creature {
+    /// The rest pose of every leg of `spec` (body frame), which every
+    /// creature of that kind starts from: solved once, shared by all copies.
+    pub fn rest_chains(spec: &CreatureSpec) -> Arc<[Chain]> {
+        spec.legs.iter().map(rest_chain).collect()
+    }
+
     /// A creature standing on `terrain` at (x, z), facing `heading` radians
-    /// (0 = +X, counter-clockwise from above), feet on the ground.
+    /// (0 = +X, counter-clockwise from above), feet on the ground; `rest` is
+    /// [`Creature::rest_chains`] of `spec`.
     pub fn spawn(
         spec: Arc<CreatureSpec>,
+        rest: Arc<[Chain]>,
         terrain: &Heightfield,
         x: f32,
         z: f32,
@@ -117,6 +128,7 @@ impl Creature {
             lifted: vec![false; spec.legs.len()],
             candidates: Vec::with_capacity(spec.legs.len()),
             feet: Vec::with_capacity(spec.legs.len()),
+            rest,
             ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>()),
             spec,
         };
@@ -169,7 +181,7 @@ impl Creature {
     fn place_legs(&mut self, terrain: &Heightfield) {
         self.legs.clear();
         for (i, leg_spec) in self.spec.legs.iter().enumerate() {
-            let mut chain = rest_chain(leg_spec);
+            let mut chain = self.rest[i].clone();
             chain.rotate_about_root(self.body.orientation);
             chain.set_root(self.body.to_world(leg_spec.mount));
             chain.set_rest_frame(self.body.orientation);

@@ -31,6 +31,7 @@ impl World {
     /// around the terrain's centre, all facing +X.
     pub fn new(terrain: Arc<Heightfield>, spec: CreatureSpec, count: usize) -> World {
         let spec = Arc::new(spec);
+        let rest = Creature::rest_chains(&spec);
         let count = count.max(1);
         let spacing = 2.0 * spec.max_reach() + spec.body.size.x.max(spec.body.size.z) + 0.5;
         let side = (count as f32).sqrt().ceil() as usize;
@@ -41,7 +42,7 @@ impl World {
                 let cell = Vec2::new((i % side) as f32, (i / side) as f32)
                     - Vec2::splat((side - 1) as f32 * 0.5);
                 let at = centre + cell * spacing;
-                Creature::spawn(spec.clone(), &terrain, at.x, at.y, 0.0)
+                Creature::spawn(spec.clone(), rest.clone(), &terrain, at.x, at.y, 0.0)
             })
             .collect();
         World {
