@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use skitter::config::{
-    self, CREATURES, ConfigError, TERRAINS, check_file, load_creature, load_terrain, parse_script,
+    self, CREATURES, ConfigError, Script, TERRAINS, check_file, load_creature, load_terrain,
+    parse_script,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
@@ -28,7 +29,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Commands {
     /// Open the interactive viewer (the default with no subcommand).
-    Run(SceneArgs),
+    Run(RunArgs),
     /// Run without a terminal as fast as possible; print a JSON summary.
     Headless(HeadlessArgs),
     /// Validate creature, terrain and drive-script files; one line per file.
@@ -55,6 +56,37 @@ pub struct SceneArgs {
     pub solver: Option<SolverKind>,
 }
 
+/// A drive script, from a file or inline.
+#[derive(Debug, Args, Clone, Default)]
+pub struct DriveArgs {
+    /// Drive script file (see `--drive` for the format).
+    #[arg(long, conflicts_with = "drive")]
+    script: Option<String>,
+    /// Inline drive script, e.g. "forward 5s, left 2s, forward+right 3s, solver ccd, forward 10s".
+    #[arg(long)]
+    drive: Option<String>,
+}
+
+impl DriveArgs {
+    /// The script asked for, parsed, if any.
+    pub fn load(&self) -> Result<Option<Script>, Failure> {
+        Ok(match (&self.script, &self.drive) {
+            (Some(path), _) => Some(parse_script(path, &config::read_file(path)?)?),
+            (None, Some(text)) => Some(parse_script("--drive", text)?),
+            (None, None) => None,
+        })
+    }
+}
+
+/// What the viewer shows, and an optional script to play in it.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    scene: SceneArgs,
+    #[command(flatten)]
+    drive: DriveArgs,
+}
+
 #[derive(Debug, Args)]
 struct HeadlessArgs {
     #[command(flatten)]
@@ -65,12 +97,8 @@ struct HeadlessArgs {
     /// World steps to run (1/120 s each).
     #[arg(long)]
     steps: Option<u64>,
-    /// Drive script file (see `--drive` for the format).
-    #[arg(long, conflicts_with = "drive")]
-    script: Option<String>,
-    /// Inline drive script, e.g. "forward 5s, left 2s, forward+right 3s, solver ccd, forward 10s".
-    #[arg(long)]
-    drive: Option<String>,
+    #[command(flatten)]
+    drive: DriveArgs,
     /// Copies of the creature, spread over the terrain.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
@@ -83,12 +111,18 @@ impl Cli {
     /// Runs the command the user asked for.
     pub fn run(self) -> ExitCode {
         let result = match self.command {
-            None => crate::viewer::run(&SceneArgs {
-                creature: "spider".into(),
-                terrain: "hills".into(),
-                solver: None,
-            }),
-            Some(Commands::Run(scene)) => crate::viewer::run(&scene),
+            None => crate::viewer::run(
+                &SceneArgs {
+                    creature: "spider".into(),
+                    terrain: "hills".into(),
+                    solver: None,
+                },
+                None,
+            ),
+            Some(Commands::Run(args)) => args
+                .drive
+                .load()
+                .and_then(|script| crate::viewer::run(&args.scene, script)),
             Some(Commands::Headless(args)) => run_headless(args),
             Some(Commands::Check { files }) => return check(&files),
             Some(Commands::List) => {
@@ -128,11 +162,7 @@ impl From<ConfigError> for Failure {
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     let (_, creature) = load_creature(&args.scene.creature)?;
     let (_, terrain) = load_terrain(&args.scene.terrain)?;
-    let script = match (&args.script, &args.drive) {
-        (Some(path), _) => Some(parse_script(path, &config::read_file(path)?)?),
-        (None, Some(text)) => Some(parse_script("--drive", text)?),
-        (None, None) => None,
-    };
+    let script = args.drive.load()?;
     let length = match (args.seconds, args.steps) {
         (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= 1e6) => {
             return Err(Failure::BadInput(format!(

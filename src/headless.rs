@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::config::{Script, ScriptAction};
+use crate::config::Script;
 use crate::creature::{CreatureSpec, LegPhase};
 use crate::ik::SolverKind;
-use crate::sim::{Command, Summary, World};
+use crate::sim::{Command, Summary, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
 
 /// How long to run.
@@ -53,70 +53,39 @@ pub enum HeadlessError {
     Trace(#[from] std::io::Error),
 }
 
-/// One item of the run's timeline: a command and the step it applies at.
-#[derive(Debug, Clone, Copy)]
-struct Cue {
-    step: u64,
-    command: Command,
-}
-
 impl HeadlessRun {
     /// Checks that every requested solver can pose every leg.
     fn check_solvers(&self) -> Result<(), HeadlessError> {
-        let mut wanted: Vec<(SolverKind, &str)> = Vec::new();
         if let Some(kind) = self.solver {
-            wanted.push((kind, "--solver"));
-        }
-        if let Some(script) = &self.script {
-            for step in &script.steps {
-                if let ScriptAction::SetSolver(kind) = step.action {
-                    wanted.push((kind, "the script"));
-                }
-            }
-        }
-        for (kind, source) in wanted {
             self.creature
-                .check_solver(kind, source)
+                .check_solver(kind, "--solver")
+                .map_err(HeadlessError::Solver)?;
+        }
+        for kind in self.script.iter().flat_map(Script::solvers) {
+            self.creature
+                .check_solver(kind, "the script")
                 .map_err(HeadlessError::Solver)?;
         }
         Ok(())
     }
 
-    fn timeline(&self, dt: f32) -> (Vec<Cue>, u64) {
+    /// What drives the run, and how many steps it lasts.
+    fn timeline(&self, dt: f32) -> (Timeline, u64) {
         let to_steps = |seconds: f32| (f64::from(seconds) / f64::from(dt)).round() as u64;
-        let mut cues = Vec::new();
-        let mut at = 0u64;
-        match &self.script {
-            Some(script) => {
-                for step in &script.steps {
-                    let command = match step.action {
-                        ScriptAction::Drive { forward, turn } => Command::Drive { forward, turn },
-                        ScriptAction::SetSolver(kind) => Command::SetSolver(kind),
-                        ScriptAction::Reset => Command::Reset,
-                    };
-                    cues.push(Cue { step: at, command });
-                    at += to_steps(step.seconds);
-                }
-                cues.push(Cue {
-                    step: at,
-                    command: Command::Stop,
-                });
-            }
-            None => cues.push(Cue {
-                step: 0,
-                command: Command::Drive {
-                    forward: 1.0,
-                    turn: 0.0,
-                },
+        let timeline = match &self.script {
+            Some(script) => Timeline::from_script(script, dt),
+            None => Timeline::constant(Command::Drive {
+                forward: 1.0,
+                turn: 0.0,
             }),
-        }
+        };
         let total = match self.length {
             Some(RunLength::Steps(n)) => n,
             Some(RunLength::Seconds(s)) => to_steps(s),
-            None if self.script.is_some() => at,
+            None if self.script.is_some() => timeline.end(),
             None => to_steps(DEFAULT_SECONDS),
         };
-        (cues, total)
+        (timeline, total)
     }
 }
 
@@ -132,15 +101,11 @@ pub fn run(
         // Checked above: every leg supports it.
         let _ = world.apply(Command::SetSolver(kind));
     }
-    let (cues, total) = spec.timeline(world.dt());
-    let mut next_cue = 0;
+    let (mut timeline, total) = spec.timeline(world.dt());
     let started = Instant::now();
-    for step in 0..total {
-        while next_cue < cues.len() && cues[next_cue].step <= step {
-            // Checked above: scripted solvers fit every leg, so this cannot be refused.
-            let _ = world.apply(cues[next_cue].command);
-            next_cue += 1;
-        }
+    for _ in 0..total {
+        // Checked above: scripted solvers fit every leg, so nothing is refused.
+        let _ = timeline.apply_due(&mut world);
         world.step();
         if let Some(out) = trace.as_deref_mut() {
             serde_json::to_writer(&mut *out, &TraceLine::of(&world))

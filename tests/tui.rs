@@ -292,3 +292,46 @@ fn hires_mode_toggles_and_draws_half_blocks() {
     app.handle(Action::ToggleHiRes);
     assert!(!frame(&app, 100, 30).contains('▀'));
 }
+
+#[test]
+fn a_script_played_in_the_viewer_matches_the_same_script_headless() {
+    use skitter::config::parse_script;
+    use skitter::headless::{self, HeadlessRun};
+    let script = parse_script(
+        "t",
+        "forward 2s, forward+left 1s, solver gradient, forward 1.5s, back 0.5s",
+    )
+    .unwrap();
+    let run = HeadlessRun {
+        creature: default_creature(),
+        terrain: default_terrain(),
+        solver: None,
+        length: None,
+        script: Some(script.clone()),
+        count: 1,
+    };
+    let headless = headless::run(&run, None).unwrap();
+
+    let mut app = app();
+    app.play(&script);
+    assert!(app.playing());
+    // Real time arrives in frames; the script is cued per simulation step.
+    while app.world.metrics().steps < headless.steps {
+        let due = (headless.steps - app.world.metrics().steps).min(3) as u32;
+        app.step_world(due);
+    }
+    let viewer = app.world.summary(headless.wall_seconds);
+    assert_eq!(viewer.steps, 600);
+    assert_eq!(
+        skitter::sim::Summary {
+            step_micros_mean: 0.0,
+            ..viewer
+        },
+        skitter::sim::Summary {
+            step_micros_mean: 0.0,
+            ..headless
+        },
+        "same script, different trajectories"
+    );
+    assert_eq!(app.world.solver().name(), "gradient");
+}

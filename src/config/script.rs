@@ -47,6 +47,14 @@ impl Script {
         self.steps.iter().map(|s| s.seconds).sum()
     }
 
+    /// Every solver the script switches to, in order.
+    pub fn solvers(&self) -> impl Iterator<Item = SolverKind> + '_ {
+        self.steps.iter().filter_map(|s| match s.action {
+            ScriptAction::SetSolver(kind) => Some(kind),
+            _ => None,
+        })
+    }
+
     /// Seconds spent with a non-zero throttle.
     pub fn driven_seconds(&self) -> f32 {
         self.steps

@@ -5,9 +5,11 @@
 mod clock;
 mod command;
 mod metrics;
+mod timeline;
 mod world;
 
 pub use clock::FixedStep;
 pub use command::{Command, CommandError};
 pub use metrics::{LogHistogram, Metrics, Summary};
+pub use timeline::{Cue, Timeline};
 pub use world::{DEFAULT_DT, World};

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
-use crate::config::{ConfigError, load_creature, load_terrain};
+use crate::config::{ConfigError, Script, load_creature, load_terrain};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
 use crate::render::{Camera, ViewKind};
-use crate::sim::{Command, CommandError, FixedStep, World};
+use crate::sim::{Command, CommandError, FixedStep, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
 
 /// Samples kept for the sparklines (one per frame).
@@ -141,6 +141,8 @@ pub struct App {
     pub error_history: VecDeque<f32>,
     /// Real-time figures.
     pub timings: Timings,
+    /// A drive script being played, if any.
+    script: Option<Timeline>,
 }
 
 impl App {
@@ -173,6 +175,7 @@ impl App {
             iterations_history: VecDeque::with_capacity(HISTORY),
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
+            script: None,
         };
         app.apply_forced_solver();
         app
@@ -361,12 +364,57 @@ impl App {
         self.step_world(due);
     }
 
+    /// Plays a drive script from the current step on, exactly as `skitter
+    /// headless` would: the same script gives the same trajectory. Keys still
+    /// work meanwhile; the script's next item takes over again.
+    pub fn play(&mut self, script: &Script) {
+        let timeline =
+            Timeline::from_script(script, self.world.dt()).delayed(self.world.metrics().steps);
+        self.script = Some(timeline);
+        self.notify(format!(
+            "playing a script of {:.1} s",
+            script.total_seconds()
+        ));
+    }
+
+    /// Whether a script is playing.
+    pub fn playing(&self) -> bool {
+        self.script.is_some()
+    }
+
+    /// Applies the script's cues that are due before the next step.
+    fn cue_script(&mut self) {
+        let Some(timeline) = self.script.as_mut() else {
+            return;
+        };
+        let (applied, outcome) = timeline.apply_due(&mut self.world);
+        let finished = timeline.finished();
+        if applied > 0 {
+            // Show what the script asked for, and hold its turn until its
+            // next item rather than for a key press's moment.
+            if let Some(creature) = self.world.creatures().first() {
+                self.throttle = creature.input.forward;
+                self.turn = creature.input.turn;
+            }
+            self.turn_until = f64::INFINITY;
+        }
+        if let Err(e) = outcome {
+            self.notify_error(e.to_string());
+        }
+        if finished {
+            self.script = None;
+            self.turn_until = self.time;
+            self.notify("script finished");
+        }
+    }
+
     /// Runs `steps` simulation steps and records the figures for the sparklines.
     pub fn step_world(&mut self, steps: u32) {
         if steps == 0 {
             return;
         }
         for _ in 0..steps {
+            self.cue_script();
             self.world.step();
         }
         let last = self.world.metrics().last;
