@@ -160,8 +160,8 @@ impl From<ConfigError> for Failure {
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
-    let (_, creature) = load_creature(&args.scene.creature)?;
-    let (_, terrain) = load_terrain(&args.scene.terrain)?;
+    let creature = load_creature(&args.scene.creature)?;
+    let terrain = load_terrain(&args.scene.terrain)?;
     let script = args.drive.load()?;
     let length = match (args.seconds, args.steps) {
         (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= 1e6) => {

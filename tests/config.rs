@@ -342,6 +342,6 @@ fn unknown_creature_name_lists_the_built_ins() {
         err.to_string(),
         "spidr: no such file, and not a built-in creature; built-in creatures: spider, biped, hexapod, strider, octopod"
     );
-    let (_, spec) = load_creature("HEXAPOD").unwrap();
+    let spec = load_creature("HEXAPOD").unwrap();
     assert_eq!(spec.legs.len(), 6);
 }

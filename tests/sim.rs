@@ -326,3 +326,22 @@ fn headless_refuses_a_solver_that_cannot_pose_the_legs() {
         "{err}"
     );
 }
+
+#[test]
+fn the_step_length_can_be_chosen_and_bad_ones_are_ignored() {
+    let w = world("spider", "flat", 1).with_dt(1.0 / 240.0);
+    assert_eq!(w.dt(), 1.0 / 240.0);
+    let mut w = w.with_dt(f32::NAN).with_dt(-1.0).with_dt(0.0);
+    assert_eq!(w.dt(), 1.0 / 240.0);
+    w.apply(Command::Drive {
+        forward: 1.0,
+        turn: 0.0,
+    })
+    .unwrap();
+    for _ in 0..480 {
+        w.step();
+    }
+    assert!((w.time() - 2.0).abs() < 1e-6);
+    assert!(w.metrics().foot_slip_max <= 1e-3);
+    assert!(w.creatures()[0].body.position.x > 1.5);
+}

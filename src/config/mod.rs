@@ -54,27 +54,19 @@ pub fn default_terrain() -> TerrainSpec {
     parse_terrain("<built-in hills>", TERRAINS[0].text).expect("built-in hills are valid")
 }
 
-/// Where a creature or terrain comes from: a file on disk or a built-in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Origin {
-    /// A file path.
-    File(String),
-    /// A built-in by name.
-    BuiltIn(&'static str),
-}
-
-/// Resolves `arg` to a file (if it exists or looks like a path) or a built-in name.
+/// Resolves `arg` to a file (if it exists or looks like a path) or a built-in
+/// name: the name to show in messages (`<built-in NAME>` for built-ins), and the text.
 fn resolve(
     arg: &str,
     builtins: &'static [BuiltIn],
     what: &str,
-) -> Result<(Origin, String), ConfigError> {
+) -> Result<(String, String), ConfigError> {
     let looks_like_path = arg.contains('/') || arg.contains('\\') || arg.ends_with(".toml");
     if Path::new(arg).is_file() || looks_like_path {
-        return read_file(arg).map(|text| (Origin::File(arg.to_string()), text));
+        return read_file(arg).map(|text| (arg.to_string(), text));
     }
     match builtins.iter().find(|b| b.name.eq_ignore_ascii_case(arg)) {
-        Some(b) => Ok((Origin::BuiltIn(b.name), b.text.to_string())),
+        Some(b) => Ok((format!("<built-in {}>", b.name), b.text.to_string())),
         None => Err(ConfigError {
             file: arg.to_string(),
             line: None,
@@ -103,25 +95,16 @@ pub fn read_file(path: &str) -> Result<String, ConfigError> {
     })
 }
 
-fn display_name(origin: &Origin) -> String {
-    match origin {
-        Origin::File(path) => path.clone(),
-        Origin::BuiltIn(name) => format!("<built-in {name}>"),
-    }
-}
-
 /// Loads a creature from a path or a built-in name.
-pub fn load_creature(arg: &str) -> Result<(Origin, CreatureSpec), ConfigError> {
-    let (origin, text) = resolve(arg, CREATURES, "creature")?;
-    let spec = parse_creature(&display_name(&origin), &text)?;
-    Ok((origin, spec))
+pub fn load_creature(arg: &str) -> Result<CreatureSpec, ConfigError> {
+    let (name, text) = resolve(arg, CREATURES, "creature")?;
+    parse_creature(&name, &text)
 }
 
 /// Loads a terrain from a path or a built-in name.
-pub fn load_terrain(arg: &str) -> Result<(Origin, TerrainSpec), ConfigError> {
-    let (origin, text) = resolve(arg, TERRAINS, "terrain")?;
-    let spec = parse_terrain(&display_name(&origin), &text)?;
-    Ok((origin, spec))
+pub fn load_terrain(arg: &str) -> Result<TerrainSpec, ConfigError> {
+    let (name, text) = resolve(arg, TERRAINS, "terrain")?;
+    parse_terrain(&name, &text)
 }
 
 /// What `skitter check` found a file to be.

@@ -185,8 +185,8 @@ impl App {
     /// or a solver that cannot pose the creature's legs, is refused here,
     /// before any terminal is touched.
     pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, LoadError> {
-        let (_, creature) = load_creature(&sources.creature)?;
-        let (_, terrain) = load_terrain(&sources.terrain)?;
+        let creature = load_creature(&sources.creature)?;
+        let terrain = load_terrain(&sources.terrain)?;
         if let Some(kind) = solver {
             creature
                 .check_solver(kind, "--solver")
@@ -334,8 +334,8 @@ impl App {
     }
 
     fn reload(&mut self) {
-        let loaded = load_creature(&self.sources.creature).and_then(|(_, creature)| {
-            load_terrain(&self.sources.terrain).map(|(_, terrain)| (creature, terrain))
+        let loaded = load_creature(&self.sources.creature).and_then(|creature| {
+            load_terrain(&self.sources.terrain).map(|terrain| (creature, terrain))
         });
         match loaded {
             Ok((creature, terrain)) => {
