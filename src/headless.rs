@@ -133,8 +133,8 @@ pub struct TraceLine {
 /// A creature in the trace.
 #[derive(Debug, Serialize)]
 pub struct TraceCreature {
-    /// Body centre.
-    pub position: [f32; 3],
+    /// Body centre, world coordinates.
+    pub position: [f64; 3],
     /// Body orientation quaternion (x, y, z, w).
     pub orientation: [f32; 4],
     /// Legs.
@@ -150,12 +150,12 @@ pub struct TraceLeg {
     pub state: &'static str,
     /// Swing progress 0–1 (0 when grounded).
     pub progress: f32,
-    /// Foot position.
-    pub foot: [f32; 3],
-    /// Desired foothold.
-    pub desired: [f32; 3],
-    /// Chain end after IK.
-    pub end: [f32; 3],
+    /// Foot position, world coordinates.
+    pub foot: [f64; 3],
+    /// Desired foothold, world coordinates.
+    pub desired: [f64; 3],
+    /// Chain end after IK, world coordinates.
+    pub end: [f64; 3],
     /// Solver used.
     pub solver: String,
     /// IK iterations.
@@ -169,6 +169,7 @@ pub struct TraceLeg {
 impl TraceLine {
     /// The world's current state as a trace line.
     pub fn of(world: &World) -> TraceLine {
+        let spacing = world.terrain().spacing();
         TraceLine {
             step: world.metrics().steps,
             t: world.time(),
@@ -176,7 +177,7 @@ impl TraceLine {
                 .creatures()
                 .iter()
                 .map(|c| TraceCreature {
-                    position: c.body.position.to_array(),
+                    position: c.to_world_f64(spacing, c.body.position),
                     orientation: c.body.orientation.to_array(),
                     legs: c
                         .legs
@@ -193,9 +194,9 @@ impl TraceLine {
                                 LegPhase::Grounded => 0.0,
                                 LegPhase::Swinging { progress, .. } => progress,
                             },
-                            foot: leg.foot.to_array(),
-                            desired: leg.desired.to_array(),
-                            end: leg.chain.end().to_array(),
+                            foot: c.to_world_f64(spacing, leg.foot),
+                            desired: c.to_world_f64(spacing, leg.desired),
+                            end: c.to_world_f64(spacing, leg.chain.end()),
                             solver: leg.solver.to_string(),
                             iterations: leg.report.iterations,
                             error: leg.report.error,

@@ -236,7 +236,12 @@ fn reset_puts_creatures_back() {
 #[test]
 fn many_creatures_spawn_apart_and_all_walk() {
     let mut w = world("spider", "hills", 9);
-    let positions: Vec<_> = w.creatures().iter().map(|c| c.body.position).collect();
+    let spacing = w.terrain().spacing();
+    let positions: Vec<_> = w
+        .creatures()
+        .iter()
+        .map(|c| glam::DVec3::from_array(c.to_world_f64(spacing, c.body.position)))
+        .collect();
     for (i, a) in positions.iter().enumerate() {
         for b in &positions[i + 1..] {
             assert!(
@@ -260,7 +265,7 @@ fn many_creatures_spawn_apart_and_all_walk() {
 }
 
 #[test]
-fn walking_off_the_edge_of_the_terrain_stays_finite() {
+fn walking_far_past_the_extent_made_at_start_stays_clean() {
     let small = parse_terrain(
         "small",
         "name = \"small\"\nsize = [6.0, 6.0]\nresolution = 0.5\n[noise]\namplitude = 0.4\n",
@@ -277,6 +282,7 @@ fn walking_off_the_edge_of_the_terrain_stays_finite() {
     let s = headless::run(&run, None).unwrap();
     assert_eq!(s.nan_count, 0);
     assert!(s.displacement > 10.0, "{s:?}");
+    assert!(s.foot_gap_max <= 0.01, "{s:?}");
     assert!(s.foot_slip_max <= 1e-3, "{s:?}");
 }
 
@@ -344,4 +350,25 @@ fn the_step_length_can_be_chosen_and_bad_ones_are_ignored() {
     assert!((w.time() - 2.0).abs() < 1e-6);
     assert!(w.metrics().foot_slip_max <= 1e-3);
     assert!(w.creatures()[0].body.position.x > 1.5);
+}
+
+/// Precision must not depend on where the creature is: 3000 s of straight
+/// walking takes the spider ~2.7 km from the origin, where f32 world
+/// coordinates would only resolve ~2.4e-4 m.
+#[test]
+fn precision_does_not_depend_on_how_far_the_creature_walked() {
+    let run = HeadlessRun {
+        creature: creature("spider"),
+        terrain: terrain("hills"),
+        solver: None,
+        length: Some(RunLength::Seconds(3000.0)),
+        script: None,
+        count: 1,
+    };
+    let s = headless::run(&run, None).unwrap();
+    assert!(s.displacement > 2000.0, "{s:?}");
+    assert_eq!(s.nan_count, 0);
+    assert!(s.bone_error_max <= 1e-5, "{s:?}");
+    assert!(s.foot_slip_max <= 1e-3, "{s:?}");
+    assert!(s.foot_gap_max <= 1e-2, "{s:?}");
 }

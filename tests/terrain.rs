@@ -4,7 +4,7 @@
 use glam::Vec3;
 use proptest::prelude::*;
 use skitter::config::{TERRAINS, parse_terrain};
-use skitter::terrain::Heightfield;
+use skitter::terrain::{GridOrigin, Heightfield};
 
 fn terrain(text: &str) -> Heightfield {
     Heightfield::generate(&parse_terrain("t.toml", text).unwrap())
@@ -80,12 +80,87 @@ fn rays_that_cannot_hit_return_none() {
 }
 
 #[test]
-fn outside_the_grid_the_edge_continues_flat() {
+fn the_terrain_has_no_edge_far_heights_are_the_noise_itself() {
     let t = hills();
-    let (lo, hi) = t.bounds();
-    assert_eq!(t.height(hi.x + 50.0, 0.0), t.height(hi.x, 0.0));
-    assert_eq!(t.height(0.0, lo.y - 50.0), t.height(0.0, lo.y));
+    let spec = t.spec();
+    let noise = spec.noise.sampler(spec.seed);
+    let spacing = f64::from(t.spacing());
+    // Grid points 10 km out in every direction, far past the extent made at start.
+    for (i, j) in [
+        (20_000i64, 3),
+        (-20_000, 7),
+        (5, 20_001),
+        (-19_999, -20_000),
+    ] {
+        let expected = noise(i as f64 * spacing, j as f64 * spacing) as f32;
+        let ground = t.at(GridOrigin { x: i, z: j });
+        assert_eq!(ground.height(0.0, 0.0), expected, "grid point ({i}, {j})");
+    }
     assert!(t.height(1e30, -1e30).is_finite());
+    assert!(t.height(f32::NAN, 0.0).is_nan());
+}
+
+#[test]
+fn heights_do_not_depend_on_the_order_chunks_are_made_in() {
+    let far = GridOrigin {
+        x: 30_000,
+        z: -12_345,
+    };
+    let mut a = hills();
+    let mut b = hills();
+    let points = [(0.3, 0.7), (-3.1, 5.9), (7.77, -2.25), (15.5, 15.5)];
+    let before: Vec<f32> = points
+        .iter()
+        .map(|&(x, z)| a.at(far).height(x, z))
+        .collect();
+    a.prepare_around(far, Vec3::ZERO, 20.0);
+    b.prepare_around(GridOrigin { x: -500, z: 900 }, Vec3::ZERO, 40.0);
+    b.prepare_around(far, Vec3::new(10.0, 0.0, 10.0), 20.0);
+    for (k, &(x, z)) in points.iter().enumerate() {
+        let (ha, hb) = (a.at(far).height(x, z), b.at(far).height(x, z));
+        assert_eq!(ha, hb, "at ({x}, {z})");
+        assert_eq!(ha, before[k], "cached and uncached differ at ({x}, {z})");
+    }
+    assert!(a.chunks_generated() > hills().chunks_generated());
+}
+
+#[test]
+fn a_local_frame_is_the_world_shifted_by_whole_cells() {
+    let t = hills();
+    let origin = GridOrigin { x: 40, z: -24 };
+    let (dx, dz) = (40.0 * t.spacing(), -24.0 * t.spacing());
+    for (x, z) in [(0.25, 0.5), (-3.5, 1.75), (2.0, -7.25)] {
+        assert_eq!(t.at(origin).height(x, z), t.height(x + dx, z + dz));
+    }
+    let local = t
+        .at(origin)
+        .raycast(Vec3::new(0.5, 10.0, 0.5), -Vec3::Y, 30.0)
+        .unwrap();
+    let world = t
+        .raycast(Vec3::new(0.5 + dx, 10.0, 0.5 + dz), -Vec3::Y, 30.0)
+        .unwrap();
+    assert!((local.point.y - world.point.y).abs() < 1e-5);
+}
+
+#[test]
+fn the_chunk_cache_is_bounded_however_far_one_walks() {
+    let mut t = hills();
+    let capacity = t.cache_capacity();
+    for k in 0..200i64 {
+        t.prepare_around(
+            GridOrigin {
+                x: k * 97,
+                z: -k * 61,
+            },
+            Vec3::ZERO,
+            12.0,
+        );
+        assert!(t.cached_chunks() <= capacity);
+    }
+    assert!(
+        t.chunks_generated() > capacity as u64,
+        "walking far makes new chunks"
+    );
 }
 
 #[test]

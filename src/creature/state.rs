@@ -12,7 +12,7 @@ use super::{CreatureSpec, LegSpec, OrientationSource};
 use crate::ik::Chain;
 use crate::ik::{SolveParams, SolveReport, Solver, SolverKind, Termination};
 use crate::math::{move_towards, rotate_towards, shortest_arc};
-use crate::terrain::{Heightfield, RayHit};
+use crate::terrain::{GridOrigin, Ground, Heightfield, RayHit};
 
 /// A leg steps at once, whatever its distance to the desired foothold, when
 /// its foot is farther than this fraction of its reach from the hip.
@@ -30,6 +30,10 @@ const STOP_STRETCH: f32 = 0.96;
 const FOOTHOLD_STRETCH: f32 = 0.85;
 /// How far toward the hip, as fractions of the rest offset, footholds are tried.
 const FOOTHOLD_PULLS: [f32; 4] = [1.0, 0.8, 0.6, 0.4];
+/// A creature whose body is farther than this from its frame's origin along
+/// x or z moves its frame (see [`Creature::rebase`]): f32 keeps ~4e-6 m of
+/// precision out here, far inside every quality limit.
+const REBASE_DISTANCE: f32 = 32.0;
 
 /// What the driver is asking for, held until changed.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -63,6 +67,9 @@ pub struct Creature {
     /// Current driver input.
     pub input: DriveInput,
     start: Body,
+    /// Offset of this creature's local frame from the world origin: positions
+    /// here stay small however far it walks.
+    origin: GridOrigin,
     group_of: Vec<usize>,
     solvers: [Box<dyn Solver>; 4],
     lifted: Vec<bool>,
@@ -111,7 +118,13 @@ impl Creature {
         z: f32,
         heading: f32,
     ) -> Creature {
-        let ground = terrain.project_down(Vec3::new(x, 0.0, z));
+        let spacing = terrain.spacing();
+        let origin = GridOrigin {
+            x: (x / spacing).round() as i64,
+            z: (z / spacing).round() as i64,
+        };
+        let (x, z) = (x - origin.x as f32 * spacing, z - origin.z as f32 * spacing);
+        let ground = terrain.at(origin).project_down(Vec3::new(x, 0.0, z));
         let body = Body {
             position: ground.point + Vec3::Y * spec.body.height,
             orientation: Quat::from_rotation_y(heading),
@@ -123,6 +136,7 @@ impl Creature {
             legs: Vec::with_capacity(spec.legs.len()),
             input: DriveInput::default(),
             start: body,
+            origin,
             group_of,
             solvers: SolverKind::ALL.map(SolverKind::build),
             lifted: vec![false; spec.legs.len()],
@@ -132,7 +146,7 @@ impl Creature {
             ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>()),
             spec,
         };
-        creature.place_legs(terrain);
+        creature.place_legs(&terrain.at(origin));
         creature
     }
 
@@ -141,16 +155,65 @@ impl Creature {
         &self.spec
     }
 
-    /// Where the creature was spawned.
+    /// Where the creature was spawned, in its current local frame.
     pub fn start(&self) -> &Body {
         &self.start
+    }
+
+    /// The offset of the creature's local frame from the world origin: every
+    /// position it holds is relative to it.
+    pub fn origin(&self) -> GridOrigin {
+        self.origin
+    }
+
+    /// World position of a point given in this creature's frame, in f64
+    /// (exact however far the creature walked).
+    pub fn to_world_f64(&self, spacing: f32, local: Vec3) -> [f64; 3] {
+        let spacing = f64::from(spacing);
+        [
+            f64::from(local.x) + self.origin.x as f64 * spacing,
+            f64::from(local.y),
+            f64::from(local.z) + self.origin.z as f64 * spacing,
+        ]
     }
 
     /// Puts the creature back where it was spawned, standing still.
     pub fn reset(&mut self, terrain: &Heightfield) {
         self.body = self.start;
         self.input = DriveInput::default();
-        self.place_legs(terrain);
+        self.rebase(terrain.spacing());
+        self.place_legs(&terrain.at(self.origin));
+    }
+
+    /// Moves the creature's local frame by whole grid cells when its body has
+    /// wandered more than [`REBASE_DISTANCE`] from the frame's origin, so its
+    /// coordinates stay small and f32 keeps its precision. Everything the
+    /// creature holds moves by the same amount; nothing moves in the world.
+    pub fn rebase(&mut self, spacing: f32) {
+        let p = self.body.position;
+        if !p.is_finite() || (p.x.abs() <= REBASE_DISTANCE && p.z.abs() <= REBASE_DISTANCE) {
+            return;
+        }
+        let cells_x = (p.x / spacing).round() as i64;
+        let cells_z = (p.z / spacing).round() as i64;
+        let shift = Vec3::new(cells_x as f32 * spacing, 0.0, cells_z as f32 * spacing);
+        self.origin.x += cells_x;
+        self.origin.z += cells_z;
+        self.body.position -= shift;
+        self.start.position -= shift;
+        for leg in &mut self.legs {
+            let root = leg.chain.root();
+            leg.chain.set_root(root - shift);
+            leg.foot -= shift;
+            leg.desired -= shift;
+            if let Some(end) = &mut leg.planted_end {
+                *end -= shift;
+            }
+            if let LegPhase::Swinging { from, to, .. } = &mut leg.phase {
+                *from -= shift;
+                *to -= shift;
+            }
+        }
     }
 
     /// Switches every leg that can use `kind` to it; returns how many legs
@@ -178,7 +241,7 @@ impl Creature {
         SolverKind::ALL[best]
     }
 
-    fn place_legs(&mut self, terrain: &Heightfield) {
+    fn place_legs(&mut self, terrain: &Ground<'_>) {
         self.legs.clear();
         for (i, leg_spec) in self.spec.legs.iter().enumerate() {
             let mut chain = self.rest[i].clone();
@@ -211,7 +274,7 @@ impl Creature {
     /// body's down, pushed ahead by `ahead`. A hit the leg could not reach (a
     /// gully under the rest point) is retried with the ray pulled toward the
     /// hip, and the most reachable hit wins.
-    fn foothold(&self, terrain: &Heightfield, leg: &LegSpec, ahead: Vec3) -> RayHit {
+    fn foothold(&self, terrain: &Ground<'_>, leg: &LegSpec, ahead: Vec3) -> RayHit {
         let up = self.body.up();
         let reach = leg.reach();
         let above = reach + self.spec.body.height;
@@ -244,6 +307,8 @@ impl Creature {
 
     /// Advances the creature by `dt` seconds.
     pub fn step(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
+        self.rebase(terrain.spacing());
+        let terrain = &terrain.at(self.origin);
         let mut events = StepEvents::default();
         let before = self.body.position;
         self.move_body(dt);
@@ -314,7 +379,7 @@ impl Creature {
         scale
     }
 
-    fn update_footholds(&mut self, terrain: &Heightfield) {
+    fn update_footholds(&mut self, terrain: &Ground<'_>) {
         // Lead by the commanded velocity, not the (possibly stride-limited)
         // actual one: feet reach toward where the driver is going, which is
         // what lets a leg holding the body back step out of the way.
@@ -375,7 +440,7 @@ impl Creature {
         }
     }
 
-    fn advance_swings(&mut self, terrain: &Heightfield, dt: f32) -> u32 {
+    fn advance_swings(&mut self, terrain: &Ground<'_>, dt: f32) -> u32 {
         let gait = &self.spec.gait;
         let up = self.body.up();
         let mut touchdowns = 0;
@@ -408,7 +473,7 @@ impl Creature {
         touchdowns
     }
 
-    fn align_body(&mut self, terrain: &Heightfield, dt: f32) {
+    fn align_body(&mut self, terrain: &Ground<'_>, dt: f32) {
         let up = self.body.up();
         let below = terrain
             .raycast(

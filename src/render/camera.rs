@@ -210,6 +210,16 @@ impl Projection {
         Some((col, row, depth))
     }
 
+    /// The same projection for points given in a frame displaced by
+    /// `offset` from this one (another creature's local frame): a point `p`
+    /// there projects as `p + offset` does here.
+    pub fn shifted(&self, offset: Vec3) -> Projection {
+        Projection {
+            origin: self.origin - offset,
+            ..self.clone()
+        }
+    }
+
     /// For orthographic views: the world point at the centre of cell
     /// (column, row) on the plane through the origin facing the viewer.
     pub fn unproject(&self, col: f32, row: f32) -> Vec3 {

@@ -56,9 +56,22 @@ fn render(
         return grid;
     }
     let projection = Projection::new(view, camera, world, width, height, row_height);
-    draw_terrain(&mut grid, world.terrain(), &projection);
+    // Everything is drawn in the first creature's frame (the camera's).
+    let frame = world
+        .creatures()
+        .first()
+        .map(|c| c.origin())
+        .unwrap_or_default();
+    let spacing = world.terrain().spacing();
+    draw_terrain(&mut grid, &world.terrain().at(frame), &projection);
     for creature in world.creatures() {
-        draw_creature(&mut grid, creature, &projection);
+        let origin = creature.origin();
+        let offset = Vec3::new(
+            ((origin.x - frame.x) as f64 * f64::from(spacing)) as f32,
+            0.0,
+            ((origin.z - frame.z) as f64 * f64::from(spacing)) as f32,
+        );
+        draw_creature(&mut grid, creature, &projection.shifted(offset));
     }
     grid
 }

@@ -4,7 +4,7 @@ use glam::Vec3;
 
 use super::camera::{Projection, ViewKind};
 use super::grid::{Cell, Grid, Ink};
-use crate::terrain::Heightfield;
+use crate::terrain::Ground;
 
 /// Height between the plan view's contour lines (metres).
 const CONTOUR_INTERVAL: f32 = 0.25;
@@ -30,7 +30,7 @@ fn brightness(level: f32) -> Ink {
 }
 
 /// Draws the terrain as the projection's view shows it.
-pub fn draw_terrain(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     match projection.kind {
         ViewKind::Top => plan(grid, terrain, projection),
         ViewKind::Side | ViewKind::Front => profile(grid, terrain, projection),
@@ -41,8 +41,8 @@ pub fn draw_terrain(grid: &mut Grid, terrain: &Heightfield, projection: &Project
 /// Plan view: each cell's character (and ink) from a ramp by height, with
 /// contour lines every [`CONTOUR_INTERVAL`] drawn as `~` on sunlit slopes and
 /// `-` on shaded ones, so both height and shape read at a glance.
-fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
-    let (lo, hi) = terrain.height_range();
+fn plan(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
+    let (lo, hi) = terrain.field().height_range();
     let span = (hi - lo).max(1e-3);
     let sun = SUN.normalize();
     let mut band_above = vec![i64::MIN; grid.width()];
@@ -84,7 +84,7 @@ fn plan(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
 
 /// Side and front views: the ground's profile through the focus, surface
 /// drawn by slope, filled below.
-fn profile(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+fn profile(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     let width = grid.width();
     let surface_row: Vec<f32> = (0..=width + 1)
         .map(|i| {
@@ -130,12 +130,12 @@ fn profile(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
 
 /// Perspective view: the terrain patch around the focus as lit triangles in a
 /// depth buffer, brightness by sun · normal and fading with distance.
-fn surface(grid: &mut Grid, terrain: &Heightfield, projection: &Projection) {
+fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     let zoom_out = (projection.origin - projection.origin.with_y(0.0))
         .length()
         .max(1.0);
     let half = PATCH_HALF_SIZE.max(zoom_out * 6.0).min(200.0);
-    let step = (2.0 * half / (PATCH_VERTICES - 1) as f32).max(terrain.spacing());
+    let step = (2.0 * half / (PATCH_VERTICES - 1) as f32).max(terrain.field().spacing());
     let n = ((2.0 * half / step) as usize + 1).min(PATCH_VERTICES);
     let centre =
         projection.origin + projection.forward.with_y(0.0).normalize_or(Vec3::X) * (half * 0.6);

@@ -183,6 +183,7 @@ impl Metrics {
         events: &StepEvents,
         terrain: &Heightfield,
     ) {
+        let terrain = &terrain.at(creature.origin());
         let first = index == 0;
         if first {
             self.last = StepFigures::default();

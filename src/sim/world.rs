@@ -2,15 +2,23 @@
 
 use std::sync::Arc;
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 use super::{Command, CommandError, Metrics, Summary};
 use crate::creature::{Creature, CreatureSpec, DriveInput};
 use crate::ik::SolverKind;
-use crate::terrain::Heightfield;
+use crate::terrain::{GridOrigin, Heightfield};
 
 /// The default step: 1/120 s.
 pub const DEFAULT_DT: f32 = 1.0 / 120.0;
+
+/// How far around a creature (metres along x and z) its rays and metrics may
+/// look: the terrain there is cached before each step.
+fn reach_radius(spec: &CreatureSpec) -> f32 {
+    let body = spec.body.size.max_element();
+    let lead = spec.body.speed * spec.gait.lead;
+    3.0 * spec.max_reach() + body + lead + 4.0 * spec.body.height + 1.0
+}
 
 /// A terrain and the creatures walking on it.
 ///
@@ -28,22 +36,29 @@ pub struct World {
 
 impl World {
     /// A world with `count` copies of the creature, spaced on a square grid
-    /// around the terrain's centre, all facing +X.
+    /// around the world's origin, all facing +X.
     pub fn new(terrain: Arc<Heightfield>, spec: CreatureSpec, count: usize) -> World {
         let spec = Arc::new(spec);
         let rest = Creature::rest_chains(&spec);
         let count = count.max(1);
         let spacing = 2.0 * spec.max_reach() + spec.body.size.x.max(spec.body.size.z) + 0.5;
         let side = (count as f32).sqrt().ceil() as usize;
-        let (lo, hi) = terrain.bounds();
-        let centre = (lo + hi) * 0.5;
-        let creatures = (0..count)
+        let spots: Vec<Vec2> = (0..count)
             .map(|i| {
                 let cell = Vec2::new((i % side) as f32, (i / side) as f32)
                     - Vec2::splat((side - 1) as f32 * 0.5);
-                let at = centre + cell * spacing;
-                Creature::spawn(spec.clone(), rest.clone(), &terrain, at.x, at.y, 0.0)
+                cell * spacing
             })
+            .collect();
+        let mut terrain = terrain;
+        let radius = reach_radius(&spec);
+        let field = Arc::make_mut(&mut terrain);
+        for at in &spots {
+            field.prepare_around(GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), radius);
+        }
+        let creatures = spots
+            .iter()
+            .map(|at| Creature::spawn(spec.clone(), rest.clone(), &terrain, at.x, at.y, 0.0))
             .collect();
         World {
             terrain,
@@ -150,6 +165,14 @@ impl World {
 
     /// Advances every creature by one fixed step and records the metrics.
     pub fn step(&mut self) {
+        let radius = reach_radius(&self.spec);
+        // The only owner in a running world, so this does not copy; queries
+        // during the step then only read.
+        let terrain = Arc::make_mut(&mut self.terrain);
+        for creature in &mut self.creatures {
+            creature.rebase(terrain.spacing());
+            terrain.prepare_around(creature.origin(), creature.body.position, radius);
+        }
         for (index, creature) in self.creatures.iter_mut().enumerate() {
             let events = creature.step(&self.terrain, self.dt);
             self.metrics

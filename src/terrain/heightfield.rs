@@ -1,11 +1,35 @@
-//! A height grid sampled once from noise, bilinearly interpolated.
+//! An unbounded height grid, sampled from noise lazily in chunks.
+//!
+//! The grid has a point at every `(i, j) × spacing` for whole `i`, `j`, in
+//! every direction. Noise costs ~0.3 µs a sample and a grid lookup a few
+//! nanoseconds, so heights are sampled once per chunk into a cache. A height
+//! depends only on its grid point (never on which chunks were generated
+//! first, or whether its chunk is cached at all), so heights are identical
+//! whatever order creatures visit the world in.
+//!
+//! Positions handed to queries are *local*: relative to a [`GridOrigin`], a
+//! whole number of grid cells. A creature far from the world's origin keeps
+//! its own coordinates small (see `Creature::rebase`), so f32 precision does
+//! not depend on where it walks.
 
-use glam::{Vec2, Vec3};
+use std::sync::Arc;
+
+use glam::Vec3;
 
 use super::TerrainSpec;
 
+/// A whole-cell offset of a local frame from the world's origin. Local
+/// position `p` in this frame is world position `p + (x, 0, z) × spacing`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct GridOrigin {
+    /// Cells along +X.
+    pub x: i64,
+    /// Cells along +Z.
+    pub z: i64,
+}
+
 /// Where a ray met the surface. (Its normal costs four more lookups, so it is
-/// left to [`Heightfield::normal`] for the callers that need it.)
+/// left to [`Ground::normal`] for the callers that need it.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RayHit {
     /// The point on the surface.
@@ -14,84 +38,103 @@ pub struct RayHit {
     pub distance: f32,
 }
 
-/// Gap (metres) at which a marching ray counts as touching the surface. The
-/// hit is then dropped vertically onto the surface, so this only bounds the
-/// hit's sideways error (gap × the ray's horizontal slope), not its height.
-const HIT_EPSILON: f32 = 1e-3;
-/// Bisection rounds once a ray is known to cross the surface inside a step
-/// (only minimum-length steps can cross): 2⁻¹⁶ of a step.
-const BISECTION_ROUNDS: usize = 16;
-/// Most marching steps one ray may take (grazing rays converge slowly).
-const MAX_MARCH_STEPS: usize = 512;
+/// Edge of a chunk in metres the chunk size aims for: large enough that the
+/// 3×3 chunks around a creature hold every foothold and body ray.
+const CHUNK_TARGET_METRES: f32 = 8.0;
+/// Bounds on cells per chunk side, whatever the resolution.
+const CHUNK_CELLS_RANGE: (i64, i64) = (8, 256);
+/// Memory the chunk cache may use (bytes); it decides the number of slots.
+const CACHE_BYTES: usize = 32 << 20;
+/// Bounds on chunk slots per cache side.
+const CACHE_SIDE_RANGE: (usize, usize) = (4, 32);
+/// Grid indices are clamped to this magnitude, so absurd positions (1e30)
+/// still give a finite height instead of overflowing an integer.
+const MAX_GRID_INDEX: f32 = 1.0e12;
+/// Most grid cells one ray may cross (a long grazing ray gives up after this).
+const MAX_RAY_CELLS: usize = 100_000;
 
-/// Terrain heights on a regular grid over the x–z plane, centred on the origin.
+type Sampler = Arc<dyn Fn(f64, f64) -> f64 + Send + Sync>;
+
+/// Heights of one square block of grid points, `cells + 1` on a side (the
+/// last row and column repeat the first of the next chunk, so every cell's
+/// four corners are in one chunk).
+#[derive(Clone)]
+struct Chunk {
+    key: (i64, i64),
+    heights: Box<[f32]>,
+}
+
+/// Terrain heights over the whole x–z plane, generated lazily in chunks
+/// around where they are needed; bilinearly interpolated between grid points.
 ///
-/// Noise costs ~0.3 µs a sample; a grid lookup costs nanoseconds, so the noise
-/// is sampled once here and everything else reads the grid. Outside the grid
-/// the edge heights continue flat.
-#[derive(Debug, Clone)]
+/// Queries take `&self` and never generate: [`Heightfield::prepare_around`]
+/// (a `&mut` phase the world runs before each step) caches the chunks near
+/// each creature, and a query outside the cache samples the noise directly,
+/// getting exactly the same value, only slower.
+#[derive(Clone)]
 pub struct Heightfield {
     spec: TerrainSpec,
-    columns: usize,
-    rows: usize,
-    origin: Vec2,
     spacing: f32,
     inv_spacing: f32,
-    heights: Vec<f32>,
+    sampler: Sampler,
+    chunk_cells: i64,
+    /// Direct-mapped cache: chunk (cx, cz) lives in slot (cx mod side, cz mod side).
+    slots: Vec<Option<Chunk>>,
+    side: usize,
     min_height: f32,
     max_height: f32,
-    /// Upper bound on the surface slope (|∇h|), which bounds how fast a ray can
-    /// close its gap to the surface and so how far it may safely step.
-    max_slope: f32,
+    chunks_generated: u64,
+}
+
+impl std::fmt::Debug for Heightfield {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Heightfield")
+            .field("terrain", &self.spec.name)
+            .field("spacing", &self.spacing)
+            .field("chunk_cells", &self.chunk_cells)
+            .field("cache_side", &self.side)
+            .field("chunks_generated", &self.chunks_generated)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Heightfield {
-    /// Samples `spec`'s noise over its extent.
+    /// A terrain for `spec`, with the `spec.size` extent around the origin
+    /// generated up front (as much of it as the cache holds).
     pub fn generate(spec: &TerrainSpec) -> Heightfield {
         let spacing = spec.resolution;
-        let columns = (spec.size[0] / spacing).ceil() as usize + 1;
-        let rows = (spec.size[1] / spacing).ceil() as usize + 1;
-        let origin = Vec2::new(-spec.size[0] * 0.5, -spec.size[1] * 0.5);
-        let sample = spec.noise.sampler(spec.seed);
-        let mut heights = Vec::with_capacity(columns * rows);
-        for row in 0..rows {
-            let z = f64::from(origin.y) + row as f64 * f64::from(spacing);
-            for column in 0..columns {
-                let x = f64::from(origin.x) + column as f64 * f64::from(spacing);
-                heights.push(sample(x, z) as f32);
-            }
-        }
-        let (min_height, max_height) = heights
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
-                (lo.min(*h), hi.max(*h))
-            });
-        let mut max_dx = 0.0f32;
-        let mut max_dz = 0.0f32;
-        for row in 0..rows {
-            for column in 0..columns {
-                let h = heights[row * columns + column];
-                if column + 1 < columns {
-                    max_dx = max_dx.max((heights[row * columns + column + 1] - h).abs());
-                }
-                if row + 1 < rows {
-                    max_dz = max_dz.max((heights[(row + 1) * columns + column] - h).abs());
-                }
-            }
-        }
-        let max_slope = (max_dx.hypot(max_dz) / spacing) * 1.01 + 1e-6;
-        Heightfield {
+        let chunk_cells = ((CHUNK_TARGET_METRES / spacing).ceil() as i64)
+            .clamp(CHUNK_CELLS_RANGE.0, CHUNK_CELLS_RANGE.1);
+        let chunk_bytes = ((chunk_cells + 1) * (chunk_cells + 1)) as usize * 4;
+        let side = ((CACHE_BYTES / chunk_bytes) as f64)
+            .sqrt()
+            .floor()
+            .clamp(CACHE_SIDE_RANGE.0 as f64, CACHE_SIDE_RANGE.1 as f64)
+            as usize;
+        let mut field = Heightfield {
             spec: spec.clone(),
-            columns,
-            rows,
-            origin,
             spacing,
             inv_spacing: spacing.recip(),
-            heights,
-            min_height,
-            max_height,
-            max_slope,
+            sampler: Arc::from(spec.noise.sampler(spec.seed)),
+            chunk_cells,
+            slots: vec![None; side * side],
+            side,
+            min_height: f32::INFINITY,
+            max_height: f32::NEG_INFINITY,
+            chunks_generated: 0,
+        };
+        // The initial extent, capped so it never evicts its own chunks.
+        let chunk_metres = chunk_cells as f32 * spacing;
+        let most = (side as f32 - 1.0) * 0.5 * chunk_metres;
+        let half = (spec.size[0].max(spec.size[1]) * 0.5).min(most);
+        field.prepare_around(GridOrigin::default(), Vec3::ZERO, half);
+        for chunk in field.slots.iter().flatten() {
+            for &h in chunk.heights.iter() {
+                field.min_height = field.min_height.min(h);
+                field.max_height = field.max_height.max(h);
+            }
         }
+        field
     }
 
     /// The description this terrain was generated from.
@@ -99,15 +142,10 @@ impl Heightfield {
         &self.spec
     }
 
-    /// Lowest and highest grid height.
+    /// Lowest and highest height of the extent generated at start (for
+    /// colour ramps; the terrain beyond it may go higher or lower).
     pub fn height_range(&self) -> (f32, f32) {
         (self.min_height, self.max_height)
-    }
-
-    /// The x–z rectangle the grid covers: (min corner, max corner).
-    pub fn bounds(&self) -> (Vec2, Vec2) {
-        let extent = Vec2::new((self.columns - 1) as f32, (self.rows - 1) as f32) * self.spacing;
-        (self.origin, self.origin + extent)
     }
 
     /// Grid spacing (metres).
@@ -115,29 +153,187 @@ impl Heightfield {
         self.spacing
     }
 
-    /// Surface height at (x, z).
-    #[inline]
-    pub fn height(&self, x: f32, z: f32) -> f32 {
-        let gx = ((x - self.origin.x) * self.inv_spacing).clamp(0.0, (self.columns - 1) as f32);
-        let gz = ((z - self.origin.y) * self.inv_spacing).clamp(0.0, (self.rows - 1) as f32);
-        // NaN clamps to NaN and `as usize` turns that into 0: a valid cell
-        // (the height comes out NaN, which the metrics count).
-        let i = (gx as usize).min(self.columns - 2);
-        let j = (gz as usize).min(self.rows - 2);
-        let tx = gx - i as f32;
-        let tz = gz - j as f32;
-        let near = j * self.columns + i;
-        let far = near + self.columns;
-        let h = &self.heights;
-        let (h00, h10, h01, h11) = (h[near], h[near + 1], h[far], h[far + 1]);
-        let near_h = h00 + (h10 - h00) * tx;
-        let far_h = h01 + (h11 - h01) * tx;
-        near_h + (far_h - near_h) * tz
+    /// Chunks sampled from noise so far (a cache statistic).
+    pub fn chunks_generated(&self) -> u64 {
+        self.chunks_generated
     }
 
-    /// Unit surface normal at (x, z), from the height gradient over one grid cell.
+    /// Most chunks the cache holds at once (its memory bound).
+    pub fn cache_capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Chunks in the cache now.
+    pub fn cached_chunks(&self) -> usize {
+        self.slots.iter().flatten().count()
+    }
+
+    /// Queries in the local frame of `origin`.
+    #[inline]
+    pub fn at(&self, origin: GridOrigin) -> Ground<'_> {
+        Ground {
+            field: self,
+            origin,
+        }
+    }
+
+    /// Queries in the world frame (origin at grid point (0, 0)).
+    #[inline]
+    pub fn world(&self) -> Ground<'_> {
+        self.at(GridOrigin::default())
+    }
+
+    /// Surface height at world (x, z); see [`Ground::height`].
+    pub fn height(&self, x: f32, z: f32) -> f32 {
+        self.world().height(x, z)
+    }
+
+    /// Unit surface normal at world (x, z); see [`Ground::normal`].
     pub fn normal(&self, x: f32, z: f32) -> Vec3 {
-        let d = self.spacing;
+        self.world().normal(x, z)
+    }
+
+    /// Signed distance from the surface in the world frame; see [`Ground::signed_distance`].
+    pub fn signed_distance(&self, p: Vec3) -> f32 {
+        self.world().signed_distance(p)
+    }
+
+    /// A ray cast in the world frame; see [`Ground::raycast`].
+    pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
+        self.world().raycast(origin, direction, max_distance)
+    }
+
+    /// The surface point below `p` in the world frame; see [`Ground::project_down`].
+    pub fn project_down(&self, p: Vec3) -> RayHit {
+        self.world().project_down(p)
+    }
+
+    /// Caches every chunk within `radius` metres (along x and z) of local
+    /// point `centre` in the frame of `origin`, evicting whichever chunks
+    /// held their slots. Memory stays bounded by the cache size.
+    pub fn prepare_around(&mut self, origin: GridOrigin, centre: Vec3, radius: f32) {
+        if !(centre.is_finite() && radius.is_finite()) {
+            return;
+        }
+        let radius = radius.max(0.0);
+        let cells = |local: f32, origin: i64| {
+            (local * self.inv_spacing).clamp(-MAX_GRID_INDEX, MAX_GRID_INDEX) as i64 + origin
+        };
+        let chunk = |cell: i64| cell.div_euclid(self.chunk_cells);
+        let x0 = chunk(cells(centre.x - radius, origin.x) - 1);
+        let x1 = chunk(cells(centre.x + radius, origin.x) + 1);
+        let z0 = chunk(cells(centre.z - radius, origin.z) - 1);
+        let z1 = chunk(cells(centre.z + radius, origin.z) + 1);
+        // More chunks than slots along a side would evict each other.
+        let most = self.side as i64 - 1;
+        let (x1, z1) = (x1.min(x0 + most), z1.min(z0 + most));
+        for cz in z0..=z1 {
+            for cx in x0..=x1 {
+                let slot = self.slot(cx, cz);
+                if self.slots[slot].as_ref().is_none_or(|c| c.key != (cx, cz)) {
+                    self.slots[slot] = Some(self.sample_chunk(cx, cz));
+                    self.chunks_generated += 1;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn slot(&self, cx: i64, cz: i64) -> usize {
+        let side = self.side as i64;
+        (cz.rem_euclid(side) * side + cx.rem_euclid(side)) as usize
+    }
+
+    /// The noise at grid point (i, j): the one definition of a height.
+    #[inline]
+    fn sample(&self, i: i64, j: i64) -> f32 {
+        let spacing = f64::from(self.spacing);
+        (self.sampler)(i as f64 * spacing, j as f64 * spacing) as f32
+    }
+
+    fn sample_chunk(&self, cx: i64, cz: i64) -> Chunk {
+        let n = self.chunk_cells;
+        let mut heights = Vec::with_capacity(((n + 1) * (n + 1)) as usize);
+        for j in 0..=n {
+            for i in 0..=n {
+                heights.push(self.sample(cx * n + i, cz * n + j));
+            }
+        }
+        Chunk {
+            key: (cx, cz),
+            heights: heights.into_boxed_slice(),
+        }
+    }
+
+    /// Heights at the four corners of global cell (i, j): (i, j), (i+1, j),
+    /// (i, j+1), (i+1, j+1).
+    #[inline]
+    fn cell_corners(&self, i: i64, j: i64) -> [f32; 4] {
+        let n = self.chunk_cells;
+        let (cx, cz) = (i.div_euclid(n), j.div_euclid(n));
+        if let Some(chunk) = &self.slots[self.slot(cx, cz)]
+            && chunk.key == (cx, cz)
+        {
+            let stride = (n + 1) as usize;
+            let near = (j - cz * n) as usize * stride + (i - cx * n) as usize;
+            let h = &chunk.heights;
+            return [h[near], h[near + 1], h[near + stride], h[near + stride + 1]];
+        }
+        [
+            self.sample(i, j),
+            self.sample(i + 1, j),
+            self.sample(i, j + 1),
+            self.sample(i + 1, j + 1),
+        ]
+    }
+}
+
+/// The terrain seen from a local frame: every query a creature, the metrics
+/// and the renderer make. Cheap to copy.
+#[derive(Debug, Clone, Copy)]
+pub struct Ground<'a> {
+    field: &'a Heightfield,
+    origin: GridOrigin,
+}
+
+/// A local coordinate split into a global grid index and the fraction of a
+/// cell past it.
+#[inline]
+fn split(local: f32, inv_spacing: f32, origin: i64) -> (i64, f32) {
+    let g = (local * inv_spacing).clamp(-MAX_GRID_INDEX, MAX_GRID_INDEX);
+    let floor = g.floor();
+    (floor as i64 + origin, g - floor)
+}
+
+impl<'a> Ground<'a> {
+    /// The terrain behind this view.
+    pub fn field(&self) -> &'a Heightfield {
+        self.field
+    }
+
+    /// The frame's offset from the world origin.
+    pub fn origin(&self) -> GridOrigin {
+        self.origin
+    }
+
+    /// Surface height at local (x, z); NaN in, NaN out.
+    #[inline]
+    pub fn height(&self, x: f32, z: f32) -> f32 {
+        if x.is_nan() || z.is_nan() {
+            return f32::NAN;
+        }
+        let f = self.field;
+        let (i, tx) = split(x, f.inv_spacing, self.origin.x);
+        let (j, tz) = split(z, f.inv_spacing, self.origin.z);
+        let [h00, h10, h01, h11] = f.cell_corners(i, j);
+        let near = h00 + (h10 - h00) * tx;
+        let far = h01 + (h11 - h01) * tx;
+        near + (far - near) * tz
+    }
+
+    /// Unit surface normal at local (x, z), from the height gradient over one grid cell.
+    pub fn normal(&self, x: f32, z: f32) -> Vec3 {
+        let d = self.field.spacing;
         let dx = (self.height(x + d, z) - self.height(x - d, z)) / (2.0 * d);
         let dz = (self.height(x, z + d) - self.height(x, z - d)) / (2.0 * d);
         Vec3::new(-dx, 1.0, -dz).normalize()
@@ -149,65 +345,10 @@ impl Heightfield {
         self.distance_and_normal(p).0
     }
 
-    /// [`Heightfield::signed_distance`] and the normal under `p`, sharing the lookups.
+    /// [`Ground::signed_distance`] and the normal under `p`, sharing the lookups.
     pub fn distance_and_normal(&self, p: Vec3) -> (f32, Vec3) {
         let normal = self.normal(p.x, p.z);
         ((p.y - self.height(p.x, p.z)) * normal.y, normal)
-    }
-
-    /// The first point where a ray from `origin` along `direction` meets the
-    /// surface within `max_distance`, if any. A ray starting below the surface
-    /// hits nothing.
-    ///
-    /// The ray marches in steps no longer than the vertical gap divided by the
-    /// fastest rate the gap can close (from the terrain's maximum slope), so it
-    /// cannot step through a hill; a step that crosses the surface is refined
-    /// by bisection.
-    pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
-        let direction = direction.try_normalize()?;
-        if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
-            return None;
-        }
-        let gap = |t: f32| {
-            let p = origin + direction * t;
-            p.y - self.height(p.x, p.z)
-        };
-        let horizontal = Vec2::new(direction.x, direction.z).length();
-        let closing_rate = (-direction.y).max(0.0) + self.max_slope * horizontal;
-        if closing_rate <= 1e-9 {
-            return None;
-        }
-        let min_step = self.spacing * 1e-3;
-        let mut t = 0.0f32;
-        let mut g = gap(t);
-        if g < 0.0 {
-            return None;
-        }
-        for _ in 0..MAX_MARCH_STEPS {
-            if g <= HIT_EPSILON {
-                return Some(self.hit(origin, direction, t));
-            }
-            if t >= max_distance {
-                return None;
-            }
-            let next_t = (t + (g / closing_rate).max(min_step)).min(max_distance);
-            let next_g = gap(next_t);
-            if next_g < 0.0 {
-                let (mut above, mut below) = (t, next_t);
-                for _ in 0..BISECTION_ROUNDS {
-                    let mid = 0.5 * (above + below);
-                    if gap(mid) >= 0.0 {
-                        above = mid;
-                    } else {
-                        below = mid;
-                    }
-                }
-                return Some(self.hit(origin, direction, above));
-            }
-            t = next_t;
-            g = next_g;
-        }
-        None
     }
 
     /// The surface point below (or above) `p` along the vertical.
@@ -219,11 +360,111 @@ impl Heightfield {
         }
     }
 
-    fn hit(&self, origin: Vec3, direction: Vec3, t: f32) -> RayHit {
-        let point = origin + direction * t;
-        // Put the point exactly on the interpolated surface: the march stops
-        // within HIT_EPSILON above it, and feet should stand on it, not hover.
-        let point = Vec3::new(point.x, self.height(point.x, point.z), point.z);
-        RayHit { point, distance: t }
+    /// The first point where a ray from `origin` along `direction` meets the
+    /// surface within `max_distance`, if any. A ray starting below the surface
+    /// hits nothing.
+    ///
+    /// The ray walks the grid cell by cell; inside a cell the surface is a
+    /// bilinear patch, so the gap between ray and surface is a quadratic in
+    /// the distance along the ray and its first root is the exact hit. No
+    /// bound on the terrain's slope is needed, and nothing steps through a
+    /// hill.
+    pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
+        let direction = direction.try_normalize()?;
+        if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
+            return None;
+        }
+        if origin.y < self.height(origin.x, origin.z) {
+            return None;
+        }
+        let f = self.field;
+        let inv = f64::from(f.inv_spacing);
+        let max = f64::from(max_distance);
+        // Grid coordinates relative to the local frame, in f64 so long rays
+        // keep their cell arithmetic exact.
+        let (gx, gz) = (f64::from(origin.x) * inv, f64::from(origin.z) * inv);
+        let (dgx, dgz) = (f64::from(direction.x) * inv, f64::from(direction.z) * inv);
+        let (oy, dy) = (f64::from(origin.y), f64::from(direction.y));
+        let (mut i, mut j) = (gx.floor(), gz.floor());
+        let boundary = |g: f64, d: f64, cell: f64| {
+            if d > 0.0 {
+                ((cell + 1.0 - g) / d, 1.0 / d)
+            } else if d < 0.0 {
+                ((cell - g) / d, -1.0 / d)
+            } else {
+                (f64::INFINITY, f64::INFINITY)
+            }
+        };
+        let (mut next_x, step_x) = boundary(gx, dgx, i);
+        let (mut next_z, step_z) = boundary(gz, dgz, j);
+        let mut t = 0.0f64;
+        for _ in 0..MAX_RAY_CELLS {
+            let exit = next_x.min(next_z).min(max);
+            if let Some(hit) = self.cell_hit(i, j, [gx, gz, dgx, dgz, oy, dy], t, exit) {
+                let point = origin + direction * hit as f32;
+                // Stand exactly on the interpolated surface (the root is
+                // exact up to rounding).
+                let point = Vec3::new(point.x, self.height(point.x, point.z), point.z);
+                return Some(RayHit {
+                    point,
+                    distance: hit as f32,
+                });
+            }
+            if exit >= max {
+                return None;
+            }
+            t = exit;
+            if next_x <= next_z {
+                i += dgx.signum();
+                next_x += step_x;
+            } else {
+                j += dgz.signum();
+                next_z += step_z;
+            }
+        }
+        None
+    }
+
+    /// The first t in [t0, t1] where the ray meets the patch of local cell
+    /// (i, j): the smallest root of gap(t) = ray height − patch height.
+    fn cell_hit(&self, i: f64, j: f64, ray: [f64; 6], t0: f64, t1: f64) -> Option<f64> {
+        let [gx, gz, dgx, dgz, oy, dy] = ray;
+        let f = self.field;
+        let [h00, h10, h01, h11] = f
+            .cell_corners(i as i64 + self.origin.x, j as i64 + self.origin.z)
+            .map(f64::from);
+        let (e1, e2, e3) = (h10 - h00, h01 - h00, h00 - h10 - h01 + h11);
+        // u(t) = u0 + du t, v(t) = v0 + dv t: position inside the cell.
+        let (u0, v0) = (gx - i, gz - j);
+        let c = oy - h00 - e1 * u0 - e2 * v0 - e3 * u0 * v0;
+        let b = dy - e1 * dgx - e2 * dgz - e3 * (u0 * dgz + v0 * dgx);
+        let a = -e3 * dgx * dgz;
+        let gap = |t: f64| (a * t + b) * t + c;
+        if gap(t0) <= 0.0 {
+            return Some(t0);
+        }
+        let scale = b.abs().max(c.abs()).max(1e-300);
+        let mut first: Option<f64> = None;
+        let mut consider = |t: f64| {
+            if t.is_finite() && t >= t0 && t <= t1 && first.is_none_or(|f| t < f) {
+                first = Some(t);
+            }
+        };
+        if a.abs() <= 1e-12 * scale {
+            if b != 0.0 {
+                consider(-c / b);
+            }
+        } else {
+            let disc = b * b - 4.0 * a * c;
+            if disc >= 0.0 {
+                // The numerically stable pair of roots.
+                let q = -0.5 * (b + b.signum() * disc.sqrt());
+                consider(q / a);
+                if q != 0.0 {
+                    consider(c / q);
+                }
+            }
+        }
+        first
     }
 }

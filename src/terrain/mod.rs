@@ -1,8 +1,9 @@
-//! Terrain: a noise heightfield sampled once into a grid, with one ray cast
-//! used by feet, body and camera alike.
+//! Terrain: an unbounded noise heightfield generated lazily in chunks, with
+//! one set of queries (height, normal, ray cast) used by feet, body, metrics
+//! and renderer alike.
 
 mod heightfield;
 mod noise_spec;
 
-pub use heightfield::{Heightfield, RayHit};
+pub use heightfield::{GridOrigin, Ground, Heightfield, RayHit};
 pub use noise_spec::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};

@@ -65,7 +65,7 @@ pub struct TerrainSpec {
 
 impl NoiseSpec {
     /// A sampler for this noise with `seed`: height in metres at (x, z).
-    pub fn sampler(&self, seed: u32) -> Box<dyn Fn(f64, f64) -> f64> {
+    pub fn sampler(&self, seed: u32) -> Box<dyn Fn(f64, f64) -> f64 + Send + Sync> {
         let amplitude = self.amplitude;
         let base = self.base;
         match (self.fractal, self.source) {
@@ -91,9 +91,14 @@ impl NoiseSpec {
         }
     }
 
-    fn wrap<N>(&self, noise: N, amplitude: f64, base: f64) -> Box<dyn Fn(f64, f64) -> f64>
+    fn wrap<N>(
+        &self,
+        noise: N,
+        amplitude: f64,
+        base: f64,
+    ) -> Box<dyn Fn(f64, f64) -> f64 + Send + Sync>
     where
-        N: MultiFractal + NoiseFn<f64, 2> + 'static,
+        N: MultiFractal + NoiseFn<f64, 2> + Send + Sync + 'static,
     {
         let noise = noise
             .set_octaves(self.octaves)
