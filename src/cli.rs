@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use skitter::config::{
-    self, CREATURES, ConfigError, Script, TERRAINS, check_file, load_creature, load_terrain,
-    parse_script,
+    self, CREATURES, ConfigError, Script, TERRAINS, check_file_with_warnings,
+    load_creature_with_warnings, load_terrain, parse_script,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
@@ -160,7 +160,10 @@ impl From<ConfigError> for Failure {
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
-    let creature = load_creature(&args.scene.creature)?;
+    let (creature, warnings) = load_creature_with_warnings(&args.scene.creature)?;
+    for warning in warnings {
+        eprintln!("{warning}");
+    }
     let terrain = load_terrain(&args.scene.terrain)?;
     let script = args.drive.load()?;
     let length = match (args.seconds, args.steps) {
@@ -201,8 +204,13 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
 fn check(files: &[String]) -> ExitCode {
     let mut failed = false;
     for file in files {
-        match check_file(file) {
-            Ok(checked) => println!("ok    {file}: {checked}"),
+        match check_file_with_warnings(file) {
+            Ok((checked, warnings)) => {
+                for warning in warnings {
+                    println!("{warning}");
+                }
+                println!("ok    {file}: {checked}");
+            }
             Err(e) => {
                 failed = true;
                 println!("error {e}");

@@ -3,7 +3,7 @@
 
 use skitter::config::{
     CREATURES, Checked, ConfigError, TERRAINS, check_file, load_creature, parse_creature,
-    parse_terrain,
+    parse_creature_with_warnings, parse_terrain,
 };
 
 fn spider_text() -> &'static str {
@@ -47,7 +47,9 @@ fn assert_error(err: &ConfigError, line: usize, field: &str, fragments: &[&str])
 #[test]
 fn every_shipped_file_is_valid() {
     for b in CREATURES {
-        let c = parse_creature(b.name, b.text).unwrap_or_else(|e| panic!("{e}"));
+        let (c, warnings) =
+            parse_creature_with_warnings(b.name, b.text).unwrap_or_else(|e| panic!("{e}"));
+        assert!(warnings.is_empty(), "{}: {warnings:?}", b.name);
         assert_eq!(c.name, b.name);
         assert!(c.legs.iter().all(|l| l.group < c.gait.groups.len()));
     }
@@ -323,13 +325,13 @@ fn check_file_detects_kinds_and_reports_unreadable_files() {
         check_file(&path("drive.txt")),
         Ok(Checked::Script(_))
     ));
+    // No creature table: read as a terrain, exactly as `headless -t` would,
+    // so the checker and the runner agree on it.
     let err = check_file(&path("neither.toml")).unwrap_err();
-    assert!(
-        err.message.contains("cannot tell what this file is"),
-        "{err}"
-    );
+    assert!(err.message.contains("unknown field `x`"), "{err}");
+    assert_eq!((err.line, err.column), (Some(1), Some(1)));
     let err = check_file(&path("binary.toml")).unwrap_err();
-    assert!(err.message.contains("cannot read"), "{err}");
+    assert!(err.message.contains("not UTF-8"), "{err}");
     let err = check_file(&path("missing.toml")).unwrap_err();
     assert!(err.message.contains("cannot read"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -344,4 +346,147 @@ fn unknown_creature_name_lists_the_built_ins() {
     );
     let spec = load_creature("HEXAPOD").unwrap();
     assert_eq!(spec.legs.len(), 6);
+}
+
+// What the simulation needs, not only "positive and finite": each of these
+// files was accepted once and then panicked, hovered or slipped.
+
+#[test]
+fn a_bone_too_short_to_represent_is_refused_not_a_panic() {
+    let text = spider_with("bones = [0.28, 0.34, 0.34]", "bones = [0.28, 0.34, 1e-8]");
+    let err = creature_error(&text);
+    assert_error(
+        &err,
+        line_of(&text, "bones = [0.28, 0.34, 1e-8]"),
+        "legs[0].bones[2]",
+        &["too short", "0.0001"],
+    );
+}
+
+#[test]
+fn a_ride_height_the_legs_cannot_reach_is_refused() {
+    let text = spider_with("height = 0.32 ", "height = 1.5 ");
+    let err = creature_error(&text);
+    assert_error(
+        &err,
+        line_of(&text, "height = 1.5"),
+        "body.height",
+        &["hover", "at most"],
+    );
+}
+
+#[test]
+fn a_tolerance_coarse_against_the_bones_is_refused() {
+    let text = spider_with("tolerance = 1e-4", "tolerance = 0.3");
+    let err = creature_error(&text);
+    assert_error(
+        &err,
+        line_of(&text, "tolerance = 0.3"),
+        "solver.tolerance",
+        &["shortest bone", "at most"],
+    );
+}
+
+#[test]
+fn a_pole_far_beyond_the_leg_is_refused() {
+    let text = spider_with("pole = [0.4, 0.6, -0.6]", "pole = [4e4, 6e4, -6e4]");
+    let err = creature_error(&text);
+    assert_error(
+        &err,
+        line_of(&text, "pole = [4e4"),
+        "legs[0].pole",
+        &["within 10 reaches"],
+    );
+}
+
+#[test]
+fn steps_and_leads_out_of_proportion_to_the_legs_are_refused() {
+    let text = spider_with("step_height = 0.12", "step_height = 0.9");
+    assert_error(
+        &creature_error(&text),
+        line_of(&text, "step_height = 0.9"),
+        "gait.step_height",
+        &["at most 0.480"],
+    );
+    let text = spider_with("lead = 0.2 ", "lead = 2.0 ");
+    assert_error(
+        &creature_error(&text),
+        line_of(&text, "lead = 2.0"),
+        "gait.lead",
+        &["lead at most"],
+    );
+}
+
+#[test]
+fn leg_and_bone_counts_are_capped() {
+    let legs: String = (0..65)
+        .map(|i| format!("[[legs]]\nname = \"l{i}\"\nmount = [0.0, 0.0, -0.1]\nrest = [0.3, -0.32, -0.4]\nbones = [0.3, 0.3]\n"))
+        .collect();
+    let head = spider_text().split("[[legs]]").next().unwrap().replace(
+        "groups = [[\"front_left\", \"back_right\"], [\"front_right\", \"back_left\"]]\n",
+        "",
+    );
+    let err = creature_error(&format!("{head}{legs}"));
+    assert_eq!(err.field.as_deref(), Some("legs"), "{err}");
+    assert!(err.message.contains("at most 64 legs"), "{err}");
+
+    let bones = format!("bones = [{}]", vec!["0.03"; 33].join(", "));
+    let text = spider_with("bones = [0.28, 0.34, 0.34]", &bones);
+    assert_error(
+        &creature_error(&text),
+        line_of(&text, "bones = [0.03"),
+        "legs[0].bones",
+        &["at most 32 bones"],
+    );
+}
+
+#[test]
+fn a_speed_the_gait_cannot_carry_is_a_warning_with_the_cap() {
+    let text = spider_with("speed = 0.9 ", "speed = 10 ").replacen("lead = 0.2 ", "lead = 0.12", 1);
+    let (spec, warnings) = parse_creature_with_warnings("creatures/fast.toml", &text).unwrap();
+    assert!(
+        spec.walk_speed() < 4.0 && spec.walk_speed() == spec.speed_cap(),
+        "{}",
+        spec.walk_speed()
+    );
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let shown = warnings[0].to_string();
+    let line = line_of(&text, "speed = 10");
+    assert!(
+        shown.starts_with(&format!(
+            "warning creatures/fast.toml:{line}:9: body.speed: the gait can carry at most 3.740 m/s"
+        )),
+        "{shown}"
+    );
+}
+
+#[test]
+fn feet_that_may_cross_are_a_warning() {
+    // Hind legs moved right behind the front ones: a stride is longer than the gap.
+    let text = spider_with("rest = [-0.5, -0.32, -0.5]", "rest = [0.4, -0.32, -0.5]");
+    let (_, warnings) = parse_creature_with_warnings("creatures/crowded.toml", &text).unwrap();
+    assert!(
+        warnings.iter().any(|w| w.0.message.contains("may cross")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn terrain_settings_that_make_nan_heights_are_refused() {
+    let text = "name = \"t\"\n[noise]\nfractal = \"fbm\"\npersistence = 0.0\n";
+    let err = parse_terrain("terrain/t.toml", text).unwrap_err();
+    assert_eq!(
+        (err.line, err.field.as_deref()),
+        (Some(4), Some("noise")),
+        "{err}"
+    );
+    assert!(err.message.contains("NaN"), "{err}");
+}
+
+#[test]
+fn endless_and_huge_inputs_end_in_a_clear_error() {
+    let started = std::time::Instant::now();
+    let err = check_file("/dev/zero").unwrap_err();
+    assert!(err.message.contains("larger than 1024 KiB"), "{err}");
+    assert!(started.elapsed().as_secs_f32() < 1.0);
 }

@@ -372,3 +372,47 @@ fn precision_does_not_depend_on_how_far_the_creature_walked() {
     assert!(s.foot_slip_max <= 1e-3, "{s:?}");
     assert!(s.foot_gap_max <= 1e-2, "{s:?}");
 }
+
+/// A run that goes bad must say so in every aggregate, not report the
+/// clean values around the NaN (`f32::max` silently drops NaN).
+#[test]
+fn nan_reaches_every_aggregate_of_the_summary() {
+    let mut w = world("spider", "hills", 1);
+    w.apply(Command::Drive {
+        forward: 1.0,
+        turn: 0.0,
+    })
+    .unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_eq!(w.summary(0.0).nan_count, 0);
+    w.creatures_mut()[0].body.position = glam::Vec3::NAN;
+    w.step();
+    let s = w.summary(0.0);
+    assert!(s.nan_count > 0, "{s:?}");
+    for figure in [s.body_height_min, s.tilt_error_max_deg, s.penetration_max] {
+        assert!(figure.is_nan(), "{s:?}");
+    }
+    let json = serde_json::to_value(&s).unwrap();
+    assert!(
+        json["tilt_error_max_deg"].is_null(),
+        "NaN must not print as a number: {json}"
+    );
+}
+
+/// A solve that leaves a bone off its length is repaired before anything
+/// sees it, and counted.
+#[test]
+fn stretched_bones_are_repaired_and_counted() {
+    let mut w = world("spider", "hills", 1);
+    w.step();
+    assert_eq!(w.summary(0.0).ik_repairs, 0);
+    // A foot far below the ground: FABRIK straightens the leg toward it,
+    // keeping lengths; the repair counter must stay honest (0) here...
+    w.creatures_mut()[0].legs[1].foot.y -= 10.0;
+    w.step();
+    let s = w.summary(0.0);
+    assert_eq!(s.ik_repairs, 0, "{s:?}");
+    assert!(s.bone_error_max <= 1e-5, "{s:?}");
+}

@@ -6,9 +6,11 @@ use glam::Vec3;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{ConfigError, Source};
+use super::error::{ConfigError, Source, Warning};
 use super::fields::{Check, finite_vec3};
-use crate::creature::{BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec};
+use crate::creature::{
+    BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec, try_rest_chain,
+};
 use crate::ik::SolverKind;
 
 #[derive(Debug, Deserialize)]
@@ -72,9 +74,37 @@ const DEFAULT_MAX_ITERATIONS: u32 = 32;
 /// Rest feet must sit this far inside the leg's reach so a step can land
 /// anywhere near them without the leg locking straight.
 const REST_REACH_FRACTION: f32 = 0.95;
+/// Most legs a creature may have (after mirroring).
+pub const MAX_LEGS: usize = 64;
+/// Most bones a leg may have.
+pub const MAX_BONES: usize = 32;
+/// A leg's reach (the sum of its bones) must lie in this range, metres: the
+/// terrain and the f32 simulation are built for creatures of this scale.
+pub const LEG_REACH_RANGE: (f32, f32) = (0.01, 100.0);
+/// Every bone must be at least this fraction of its leg's reach.
+pub const MIN_BONE_FRACTION: f32 = 1e-4;
+/// The IK tolerance may be at most this fraction of the shortest bone.
+pub const MAX_TOLERANCE_FRACTION: f32 = 0.01;
+/// A step may lift the foot at most this fraction of the shortest leg's reach.
+pub const MAX_STEP_HEIGHT_FRACTION: f32 = 0.5;
+/// Footholds may be sought at most this fraction of the shortest reach ahead
+/// (`lead` × the speed the creature walks at).
+pub const MAX_LEAD_FRACTION: f32 = 0.5;
+/// A pole may be at most this many reaches from its leg's mount.
+pub const MAX_POLE_REACHES: f32 = 10.0;
 
-/// Parses and validates a creature file.
+/// Parses and validates a creature file, dropping warnings (see
+/// [`parse_creature_with_warnings`]).
 pub fn parse_creature(name: &str, text: &str) -> Result<CreatureSpec, ConfigError> {
+    parse_creature_with_warnings(name, text).map(|(spec, _)| spec)
+}
+
+/// Parses and validates a creature file: the creature and the warnings about
+/// values that work but will not do what the author probably expects.
+pub fn parse_creature_with_warnings(
+    name: &str,
+    text: &str,
+) -> Result<(CreatureSpec, Vec<Warning>), ConfigError> {
     let src = Source::new(name, text);
     let file: CreatureFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
     let check = Check::new(&src);
@@ -91,9 +121,29 @@ pub fn parse_creature(name: &str, text: &str) -> Result<CreatureSpec, ConfigErro
     let body = parse_body(&check, &file.body)?;
     let solver = parse_solver(&check, file.solver.as_ref())?;
     let legs_span = file.legs.span();
+    if file.legs.get_ref().len() > MAX_LEGS {
+        return Err(src.error(
+            Some(legs_span),
+            "legs",
+            format!(
+                "a creature may have at most {MAX_LEGS} legs, this file lists {}",
+                file.legs.get_ref().len()
+            ),
+        ));
+    }
     let mut legs = Vec::new();
     for (index, leg) in file.legs.get_ref().iter().enumerate() {
         parse_leg(&check, index, leg, &mut legs)?;
+    }
+    if legs.len() > MAX_LEGS {
+        return Err(src.error(
+            Some(legs_span.clone()),
+            "legs",
+            format!(
+                "a creature may have at most {MAX_LEGS} legs (mirrored legs count), this one has {}",
+                legs.len()
+            ),
+        ));
     }
     if legs.len() < 2 {
         return Err(src.error(
@@ -141,14 +191,144 @@ pub fn parse_creature(name: &str, text: &str) -> Result<CreatureSpec, ConfigErro
         ));
     }
 
-    Ok(CreatureSpec {
+    let spec = CreatureSpec {
         name: creature_name.to_string(),
-        description: file.description.map(|d| d.trim().to_string()),
+        description: file.description.as_ref().map(|d| d.trim().to_string()),
         body,
         solver,
         gait,
-        legs: legs.into_iter().map(|l| l.spec).collect(),
-    })
+        legs: legs.iter().map(|l| l.spec.clone()).collect(),
+    };
+    let warnings = physical_checks(&check, &file, &legs, &spec)?;
+    Ok((spec, warnings))
+}
+
+/// Checks that need the whole creature: can the legs carry the body at its
+/// ride height, are tolerances, steps and leads in proportion to the legs,
+/// and can the gait carry the speed asked for.
+fn physical_checks(
+    check: &Check<'_>,
+    file: &CreatureFile,
+    legs: &[ParsedLeg],
+    spec: &CreatureSpec,
+) -> Result<Vec<Warning>, ConfigError> {
+    let mut warnings = Vec::new();
+    let body = &spec.body;
+    for leg in legs {
+        let l = &leg.spec;
+        let reach = l.reach();
+        // Standing on level ground the foot is `height` below the body's centre.
+        let standing = Vec3::new(l.rest.x, -body.height, l.rest.z);
+        let distance = standing.distance(l.mount);
+        if distance > REST_REACH_FRACTION * reach {
+            let horizontal = Vec3::new(l.rest.x - l.mount.x, 0.0, l.rest.z - l.mount.z).length();
+            let vertical_room = ((REST_REACH_FRACTION * reach).powi(2) - horizontal.powi(2))
+                .max(0.0)
+                .sqrt();
+            return Err(check.at(
+                &file.body.height,
+                "body.height",
+                format!(
+                    "at a ride height of {} m leg `{}` cannot reach the ground under its rest point \
+                     ({distance:.3} m from its mount, it reaches {reach:.3} m); the body would hover. \
+                     Keep the height at most {:.3} m or lengthen the leg",
+                    body.height,
+                    l.name,
+                    (vertical_room + l.mount.y).max(0.0)
+                ),
+            ));
+        }
+        if (l.rest.y + body.height).abs() > 0.25 * reach {
+            warnings.push(Warning(check.src.error(
+                Some(leg.span.clone()),
+                format!("{}.rest", leg.field),
+                format!(
+                    "rest.y is {} m but the body rides {} m above the ground; the foot rests on the \
+                     ground, so rest.y is usually about -height ({})",
+                    l.rest.y, body.height, -body.height
+                ),
+            )));
+        }
+    }
+    let shortest_bone = spec
+        .legs
+        .iter()
+        .flat_map(|l| l.bones.iter().copied())
+        .fold(f32::INFINITY, f32::min);
+    let shortest_reach = spec
+        .legs
+        .iter()
+        .map(LegSpec::reach)
+        .fold(f32::INFINITY, f32::min);
+    let tolerance_limit = MAX_TOLERANCE_FRACTION * shortest_bone;
+    if spec.solver.tolerance > tolerance_limit {
+        let span = file
+            .solver
+            .as_ref()
+            .and_then(|s| s.tolerance.as_ref())
+            .map(Spanned::span);
+        return Err(check.src.error(
+            span,
+            "solver.tolerance",
+            format!(
+                "a tolerance of {} m is coarse against the shortest bone ({shortest_bone} m): feet would \
+                 miss their footholds; use at most {tolerance_limit:.2e} m ({MAX_TOLERANCE_FRACTION} of it)",
+                spec.solver.tolerance
+            ),
+        ));
+    }
+    let step_limit = MAX_STEP_HEIGHT_FRACTION * shortest_reach;
+    if spec.gait.step_height > step_limit {
+        return Err(check.at(
+            &file.gait.step_height,
+            "gait.step_height",
+            format!(
+                "a step {} m high is more than the legs can lift; use at most {step_limit:.3} m \
+                 ({MAX_STEP_HEIGHT_FRACTION} of the shortest leg's reach, {shortest_reach:.3} m)",
+                spec.gait.step_height
+            ),
+        ));
+    }
+    let cap = spec.speed_cap();
+    let speed = body.speed.min(cap);
+    let lead_limit = MAX_LEAD_FRACTION * shortest_reach;
+    if spec.gait.lead * speed > lead_limit {
+        return Err(check.at_opt(
+            file.gait.lead.as_ref(),
+            "gait.lead",
+            format!(
+                "footholds {:.3} m ahead (lead {} s × {speed:.3} m/s) are beyond the legs; keep \
+                 lead × speed within {lead_limit:.3} m ({MAX_LEAD_FRACTION} of the shortest reach), \
+                 i.e. lead at most {:.3} s",
+                spec.gait.lead * speed,
+                spec.gait.lead,
+                lead_limit / speed
+            ),
+        ));
+    }
+    if body.speed > cap {
+        warnings.push(Warning(check.at(
+            &file.body.speed,
+            "body.speed",
+            format!(
+                "the gait can carry at most {cap:.3} m/s (each foot's stroke over its time on the \
+                 ground between swings of {} s); the creature will walk at {cap:.3} m/s. \
+                 Shorten step_duration, lengthen the legs, or lower the speed",
+                spec.gait.step_duration
+            ),
+        )));
+    }
+    if let Some((a, b, gap, stride)) = spec.crossing_legs() {
+        warnings.push(Warning(check.at(
+            &file.gait.step_threshold,
+            "gait",
+            format!(
+                "at {speed:.3} m/s a stride is about {stride:.3} m but legs `{a}` and `{b}` rest only \
+                 {gap:.3} m apart: their feet may cross. Lower the speed or step_threshold, or space the legs"
+            ),
+        )));
+    }
+    Ok(warnings)
 }
 
 fn parse_body(check: &Check<'_>, body: &BodyFile) -> Result<BodySpec, ConfigError> {
@@ -273,18 +453,67 @@ fn parse_leg(
             format!("bone lengths must be positive finite metres, got {bad}"),
         ));
     }
+    if bones.len() > MAX_BONES {
+        return Err(check.at(
+            &file.bones,
+            format!("{field}.bones"),
+            format!(
+                "a leg may have at most {MAX_BONES} bones, got {}",
+                bones.len()
+            ),
+        ));
+    }
+    let reach: f32 = bones.iter().sum();
+    if !(LEG_REACH_RANGE.0..=LEG_REACH_RANGE.1).contains(&reach) {
+        return Err(check.at(
+            &file.bones,
+            format!("{field}.bones"),
+            format!(
+                "the bones add up to a reach of {reach} m; a leg's reach must be from {} to {} m",
+                LEG_REACH_RANGE.0, LEG_REACH_RANGE.1
+            ),
+        ));
+    }
+    let shortest_allowed = MIN_BONE_FRACTION * reach;
+    if let Some((i, short)) = bones
+        .iter()
+        .enumerate()
+        .find(|(_, b)| **b < shortest_allowed)
+    {
+        return Err(check.at(
+            &file.bones,
+            format!("{field}.bones[{i}]"),
+            format!(
+                "bone of {short} m is too short to represent next to the others: each bone must be at \
+                 least {MIN_BONE_FRACTION} of the leg's reach ({shortest_allowed:.2e} m); merge it into a neighbour"
+            ),
+        ));
+    }
     let pole = file
         .pole
         .as_ref()
         .map(|p| finite_vec3(check, p, &format!("{field}.pole")))
         .transpose()?;
+    if let Some(p) = &file.pole {
+        let distance = (Vec3::from_array(*p.get_ref()) - mount).length();
+        if distance > MAX_POLE_REACHES * reach {
+            return Err(check.at(
+                p,
+                format!("{field}.pole"),
+                format!(
+                    "the pole is {distance:.3} m from the mount; keep it within {MAX_POLE_REACHES} reaches \
+                     ({:.3} m): it is a direction hint for the knees, near the leg",
+                    MAX_POLE_REACHES * reach
+                ),
+            ));
+        }
+    }
     let solver = file
         .solver
         .as_ref()
         .map(|s| parse_kind(check, s, &format!("{field}.solver")))
         .transpose()?;
 
-    let reach: f32 = bones.iter().sum();
     let longest = bones.iter().copied().fold(0.0, f32::max);
     let inner = (2.0 * longest - reach).max(0.0);
     let distance = (rest - mount).length();
@@ -319,6 +548,16 @@ fn parse_leg(
         solver,
         group: usize::MAX,
     };
+    if let Err(e) = try_rest_chain(&spec) {
+        return Err(check.at(
+            &file.bones,
+            format!("{field}.bones"),
+            format!(
+                "leg `{}` cannot be built from these bones at this mount ({e}); use longer bones",
+                spec.name
+            ),
+        ));
+    }
     let mirrored = file.mirror.as_ref().map(|mirror| {
         let flip = |v: Vec3| Vec3::new(v.x, v.y, -v.z);
         let spec = LegSpec {

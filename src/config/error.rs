@@ -36,6 +36,17 @@ impl fmt::Display for ConfigError {
     }
 }
 
+/// A value that works but probably not as its author expects: located like
+/// an error, shown as `warning FILE:LINE:COL: field: message`, never fatal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning(pub ConfigError);
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "warning {}", self.0)
+    }
+}
+
 /// A file's text with its display name: turns byte spans into line and column.
 #[derive(Debug, Clone)]
 pub struct Source<'a> {

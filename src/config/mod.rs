@@ -11,8 +11,11 @@ mod terrain;
 
 use std::path::Path;
 
-pub use creature::parse_creature;
-pub use error::{ConfigError, Source};
+pub use creature::{
+    LEG_REACH_RANGE, MAX_BONES, MAX_LEGS, MAX_POLE_REACHES, parse_creature,
+    parse_creature_with_warnings,
+};
+pub use error::{ConfigError, Source, Warning};
 pub use script::{Script, ScriptAction, ScriptStep, parse_script};
 pub use terrain::parse_terrain;
 
@@ -84,21 +87,50 @@ fn resolve(
     }
 }
 
-/// Reads a file, turning I/O failures into a [`ConfigError`] naming it.
+/// Largest input file read (bytes): creature, terrain and script files are
+/// small, and reading stops here however large (or endless) the input is.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a file of at most [`MAX_FILE_BYTES`], turning I/O failures, oversized
+/// files and text that is not UTF-8 into a [`ConfigError`] naming it.
 pub fn read_file(path: &str) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|e| ConfigError {
+    use std::io::Read;
+    let error = |message: String| ConfigError {
         file: path.to_string(),
         line: None,
         column: None,
         field: None,
-        message: format!("cannot read the file: {e}"),
+        message,
+    };
+    let file =
+        std::fs::File::open(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| error(format!("cannot read the file: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(error(format!(
+            "the file is larger than {} KiB; creature, terrain and script files are small text files",
+            MAX_FILE_BYTES / 1024
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        error(format!(
+            "the file is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
     })
 }
 
 /// Loads a creature from a path or a built-in name.
 pub fn load_creature(arg: &str) -> Result<CreatureSpec, ConfigError> {
+    load_creature_with_warnings(arg).map(|(spec, _)| spec)
+}
+
+/// Loads a creature from a path or a built-in name, with its warnings.
+pub fn load_creature_with_warnings(arg: &str) -> Result<(CreatureSpec, Vec<Warning>), ConfigError> {
     let (name, text) = resolve(arg, CREATURES, "creature")?;
-    parse_creature(&name, &text)
+    parse_creature_with_warnings(&name, &text)
 }
 
 /// Loads a terrain from a path or a built-in name.
@@ -123,16 +155,21 @@ impl std::fmt::Display for Checked {
         match self {
             Checked::Creature(c) => write!(
                 f,
-                "creature {:?}: {} legs, {} gait groups, solver {}",
+                "creature {:?}: {} legs, {} gait groups, solver {}, walks at {:.2} m/s (gait cap {:.2})",
                 c.name,
                 c.legs.len(),
                 c.gait.groups.len(),
-                c.solver.kind
+                c.solver.kind,
+                c.walk_speed(),
+                c.speed_cap()
             ),
             Checked::Terrain(t) => write!(
                 f,
-                "terrain {:?}: {} x {} m at {} m, seed {}",
-                t.name, t.size[0], t.size[1], t.resolution, t.seed
+                "terrain {:?}: {} noise, unbounded, {} m grid, seed {}",
+                t.name,
+                format!("{:?}", t.noise.fractal).to_lowercase(),
+                t.resolution,
+                t.seed
             ),
             Checked::Script(s) => write!(
                 f,
@@ -144,28 +181,30 @@ impl std::fmt::Display for Checked {
     }
 }
 
-/// Validates one file of any kind: `.toml` files are creatures (they have
-/// `[body]` or `[[legs]]`) or terrains (they have `[noise]` or `resolution`);
-/// anything else is read as a drive script.
+/// Validates one file of any kind (see [`check_file_with_warnings`]).
 pub fn check_file(path: &str) -> Result<Checked, ConfigError> {
+    check_file_with_warnings(path).map(|(checked, _)| checked)
+}
+
+/// Validates one file of any kind, with the warnings it earns: `.toml` files
+/// are creatures when they hold any creature table (`body`, `legs`, `gait`,
+/// `solver`) and terrains otherwise (every terrain field has a default);
+/// anything else is read as a drive script. The same parsers load files for
+/// `headless` and the viewer, so all three always agree.
+pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), ConfigError> {
     let text = read_file(path)?;
     if !path.ends_with(".toml") {
-        return parse_script(path, &text).map(Checked::Script);
+        return parse_script(path, &text).map(|s| (Checked::Script(s), Vec::new()));
     }
     let src = Source::new(path, &text);
     let table: toml::Table = toml::from_str(&text).map_err(|e| src.from_toml(&e))?;
-    if table.contains_key("body") || table.contains_key("legs") {
-        parse_creature(path, &text).map(|c| Checked::Creature(Box::new(c)))
-    } else if table.contains_key("noise")
-        || table.contains_key("resolution")
-        || table.contains_key("seed")
+    if ["body", "legs", "gait", "solver"]
+        .iter()
+        .any(|key| table.contains_key(*key))
     {
-        parse_terrain(path, &text).map(Checked::Terrain)
+        parse_creature_with_warnings(path, &text)
+            .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
     } else {
-        Err(src.error(
-            None,
-            "",
-            "cannot tell what this file is: a creature needs [body] and [[legs]], a terrain needs [noise]",
-        ))
+        parse_terrain(path, &text).map(|t| (Checked::Terrain(t), Vec::new()))
     }
 }

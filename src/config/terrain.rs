@@ -94,13 +94,56 @@ pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError>
         ));
     }
     let noise = parse_noise(&check, file.noise.as_ref())?;
-    Ok(TerrainSpec {
+    let spec = TerrainSpec {
         name: terrain_name.to_string(),
         seed,
         size,
         resolution,
         noise,
-    })
+    };
+    check_heights(&check, &file, &spec)?;
+    Ok(spec)
+}
+
+/// Points per side of the grid of heights sampled to validate a terrain.
+const PROBE_SIDE: usize = 24;
+/// Heights must stay within this many metres of zero.
+const MAX_ABS_HEIGHT: f64 = 10_000.0;
+
+/// Checks the heights the noise actually produces, not only its inputs:
+/// some legal-looking combinations (fbm with `persistence = 0`) make every
+/// height NaN. Samples a grid over the extent made at start, plus points far
+/// out, since the terrain has no edge.
+fn check_heights(
+    check: &Check<'_>,
+    file: &TerrainFile,
+    spec: &TerrainSpec,
+) -> Result<(), ConfigError> {
+    let sample = spec.noise.sampler(spec.seed);
+    let half = f64::from(spec.size[0].max(spec.size[1])) * 0.5;
+    let step = 2.0 * half / (PROBE_SIDE - 1) as f64;
+    let far = [(12_345.5, -6_789.25), (-50_000.0, 50_000.0), (1.0e6, 3.0e5)];
+    let grid = (0..PROBE_SIDE * PROBE_SIDE).map(|k| {
+        let (i, j) = ((k % PROBE_SIDE) as f64, (k / PROBE_SIDE) as f64);
+        (-half + i * step, -half + j * step)
+    });
+    for (x, z) in grid.chain(far) {
+        let h = sample(x, z);
+        if !(h.is_finite() && h.abs() <= MAX_ABS_HEIGHT) {
+            // The one setting that legal-looking files get wrong this way.
+            let persistence = file.noise.as_ref().and_then(|n| n.persistence.as_ref());
+            return Err(check.at_opt(
+                persistence,
+                "noise",
+                format!(
+                    "these noise settings give a height of {h} m at ({x}, {z}); heights must be finite \
+                     and within ±{MAX_ABS_HEIGHT} m. With fbm, billow or ridged noise, keep persistence \
+                     above 0 and amplitude + base moderate"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn parse_noise(check: &Check<'_>, noise: Option<&NoiseFile>) -> Result<NoiseSpec, ConfigError> {

@@ -3,7 +3,9 @@
 use glam::Vec3;
 
 use super::LegSpec;
-use crate::ik::{Chain, Fabrik, SolveParams, SolveReport, Solver, SolverKind, Termination};
+use crate::ik::{
+    Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
+};
 
 /// Whether a foot is planted or in the air.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,6 +55,14 @@ impl Leg {
 /// The rest pose is both the first pose and what the gradient solver's
 /// rest term pulls toward.
 pub fn rest_chain(leg: &LegSpec) -> Chain {
+    // The config loader builds every leg with `try_rest_chain` and refuses
+    // the file if it fails, so a validated leg always makes a chain.
+    try_rest_chain(leg).expect("validated leg makes a chain")
+}
+
+/// [`rest_chain`], or why these bones cannot make a chain at this mount
+/// (e.g. a bone too short to move a joint off its neighbour in f32).
+pub fn try_rest_chain(leg: &LegSpec) -> Result<Chain, IkError> {
     let outward = Vec3::new(0.0, 0.0, leg.rest.z - leg.mount.z).normalize_or(Vec3::Z);
     let pole = leg
         .pole
@@ -64,9 +74,7 @@ pub fn rest_chain(leg: &LegSpec) -> Chain {
         let next = *joints.last().unwrap_or(&leg.mount) + start_dir * *bone;
         joints.push(next);
     }
-    // Validated bones are positive and finite, and the mount is finite, so
-    // these joints always make a chain.
-    let mut chain = Chain::new(joints).expect("validated leg makes a chain");
+    let mut chain = Chain::new(joints)?;
     let params = SolveParams {
         tolerance: 1e-6 * leg.reach(),
         max_iterations: 500,
@@ -80,5 +88,5 @@ pub fn rest_chain(leg: &LegSpec) -> Chain {
         leg.name
     );
     // Re-build from the solved pose so its bone directions become the rest directions.
-    Chain::new(chain.joints().to_vec()).unwrap_or(chain)
+    Chain::new(chain.joints().to_vec())
 }

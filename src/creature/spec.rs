@@ -5,6 +5,10 @@ use serde::Serialize;
 
 use crate::ik::SolverKind;
 
+/// A planted foot stretched past this fraction of its leg's reach by the
+/// body's motion slows the body (the stride limiter starts here).
+pub const SLOW_DOWN_STRETCH: f32 = 0.88;
+
 /// Where the body's up direction comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -126,6 +130,70 @@ impl CreatureSpec {
             }
         }
         Ok(())
+    }
+
+    /// Time a foot stays planted between two of its swings when the gait
+    /// groups step in turn (only one group is in the air at a time), seconds.
+    pub fn stance_time(&self) -> f32 {
+        let groups = self.gait.groups.len();
+        let turns = if groups <= 1 {
+            // One group: legs take turns only as `max_lifted` forces them to.
+            self.legs.len().div_ceil(self.gait.max_lifted.max(1))
+        } else {
+            groups
+        };
+        (turns.saturating_sub(1).max(1)) as f32 * self.gait.step_duration
+    }
+
+    /// How far a planted foot can travel backwards relative to its hip,
+    /// centred on its rest point, before the body must slow for it (metres).
+    pub fn stroke(&self, leg: usize) -> f32 {
+        let l = &self.legs[leg];
+        let standing = Vec3::new(l.rest.x, -self.body.height, l.rest.z) - l.mount;
+        let room =
+            (SLOW_DOWN_STRETCH * l.reach()).powi(2) - standing.y.powi(2) - standing.z.powi(2);
+        // Along x the foot may go ±half-width around the point under the hip;
+        // the stroke is the part of that symmetric about the rest point.
+        (2.0 * (room.max(0.0).sqrt() - standing.x.abs())).max(0.0)
+    }
+
+    /// The fastest the gait can carry the body without feet slipping or
+    /// the stride limiter holding it back: every foot's stroke divided by
+    /// its time on the ground (m/s). The body never walks faster than this,
+    /// whatever `body.speed` says.
+    pub fn speed_cap(&self) -> f32 {
+        let stance = self.stance_time();
+        (0..self.legs.len())
+            .map(|i| self.stroke(i) / stance)
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// The speed the creature walks at full throttle: its `speed`, capped
+    /// by the gait.
+    pub fn walk_speed(&self) -> f32 {
+        self.body.speed.min(self.speed_cap())
+    }
+
+    /// Two legs on the same side whose feet may cross at full speed: their
+    /// names, the gap between their rest points along the body, and the
+    /// stride that exceeds it.
+    pub fn crossing_legs(&self) -> Option<(String, String, f32, f32)> {
+        let stride = self.walk_speed() * self.stance_time();
+        for side in [-1.0f32, 1.0] {
+            let mut on_side: Vec<&LegSpec> = self
+                .legs
+                .iter()
+                .filter(|l| l.rest.z * side > 1e-6)
+                .collect();
+            on_side.sort_by(|a, b| a.rest.x.total_cmp(&b.rest.x));
+            for pair in on_side.windows(2) {
+                let gap = pair[1].rest.x - pair[0].rest.x;
+                if stride > gap {
+                    return Some((pair[1].name.clone(), pair[0].name.clone(), gap, stride));
+                }
+            }
+        }
+        None
     }
 
     /// The longest leg reach (used to size rays and placement spacing).

@@ -8,6 +8,7 @@ use glam::{Quat, Vec3};
 use super::body::{Body, feet_plane_normal, foot_ring};
 use super::gait::{GaitRule, StepCandidate, choose_steps};
 use super::leg::{Leg, LegPhase, rest_chain};
+use super::spec::SLOW_DOWN_STRETCH;
 use super::{CreatureSpec, LegSpec, OrientationSource};
 use crate::ik::Chain;
 use crate::ik::{SolveParams, SolveReport, Solver, SolverKind, Termination};
@@ -19,10 +20,8 @@ use crate::terrain::{GridOrigin, Ground, Heightfield, RayHit};
 const OVERREACH_FRACTION: f32 = 0.92;
 /// Lowest a swinging foot may pass over the ground at mid-swing (metres).
 const SWING_CLEARANCE: f32 = 0.02;
-/// The body slows when a planted foot would be stretched past this fraction
-/// of its leg's reach by the body's motion...
-const SLOW_DOWN_STRETCH: f32 = 0.88;
-/// ...and stops before any planted foot passes this fraction: a creature
+/// The body slows when a planted foot would be stretched past
+/// [`SLOW_DOWN_STRETCH`] of its leg's reach by the body's motion, and stops before any planted foot passes this fraction: a creature
 /// cannot outrun its legs (rough ground can keep a tripod busy long enough).
 const STOP_STRETCH: f32 = 0.96;
 /// A foothold farther than this fraction of the reach from the hip is
@@ -30,6 +29,9 @@ const STOP_STRETCH: f32 = 0.96;
 const FOOTHOLD_STRETCH: f32 = 0.85;
 /// How far toward the hip, as fractions of the rest offset, footholds are tried.
 const FOOTHOLD_PULLS: [f32; 4] = [1.0, 0.8, 0.6, 0.4];
+/// A solve that leaves any bone further than this fraction of the leg's reach
+/// from its length is repaired (and counted): legs never visibly stretch.
+pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
 /// A creature whose body is farther than this from its frame's origin along
 /// x or z moves its frame (see [`Creature::rebase`]): f32 keeps ~4e-6 m of
 /// precision out here, far inside every quality limit.
@@ -55,6 +57,8 @@ pub struct StepEvents {
     pub gait_violation: bool,
     /// Distance the body moved.
     pub travelled: f32,
+    /// Leg solves whose bone lengths had to be repaired.
+    pub ik_repairs: u32,
 }
 
 /// A creature walking on a terrain.
@@ -70,6 +74,8 @@ pub struct Creature {
     /// Offset of this creature's local frame from the world origin: positions
     /// here stay small however far it walks.
     origin: GridOrigin,
+    /// Full-throttle speed: the file's, capped by what the gait can carry.
+    walk_speed: f32,
     group_of: Vec<usize>,
     solvers: [Box<dyn Solver>; 4],
     lifted: Vec<bool>,
@@ -137,6 +143,7 @@ impl Creature {
             input: DriveInput::default(),
             start: body,
             origin,
+            walk_speed: spec.walk_speed(),
             group_of,
             solvers: SolverKind::ALL.map(SolverKind::build),
             lifted: vec![false; spec.legs.len()],
@@ -265,6 +272,7 @@ impl Creature {
             });
         }
         for i in 0..self.legs.len() {
+            // Rest poses are exact, so nothing needs repairing here.
             self.solve_leg(i);
             self.legs[i].planted_end = Some(self.legs[i].chain.end());
         }
@@ -317,7 +325,7 @@ impl Creature {
         events.touchdowns = self.advance_swings(terrain, dt);
         self.align_body(terrain, dt);
         for i in 0..self.legs.len() {
-            self.solve_leg(i);
+            events.ik_repairs += u32::from(self.solve_leg(i));
             let leg = &mut self.legs[i];
             if leg.is_grounded() && leg.planted_end.is_none() {
                 leg.planted_end = Some(leg.chain.end());
@@ -343,7 +351,7 @@ impl Creature {
             turn: self.input.turn.clamp(-1.0, 1.0),
         };
         let angle = input.turn * self.spec.body.turn_rate * dt;
-        let speed = input.forward * self.spec.body.speed;
+        let speed = input.forward * self.walk_speed;
         let scale = self.stride_limit(speed * dt, angle);
         let turn = Quat::from_axis_angle(self.body.up(), angle * scale);
         self.body.orientation = (turn * self.body.orientation).normalize();
@@ -383,8 +391,7 @@ impl Creature {
         // Lead by the commanded velocity, not the (possibly stride-limited)
         // actual one: feet reach toward where the driver is going, which is
         // what lets a leg holding the body back step out of the way.
-        let commanded =
-            self.body.forward() * self.input.forward.clamp(-1.0, 1.0) * self.spec.body.speed;
+        let commanded = self.body.forward() * self.input.forward.clamp(-1.0, 1.0) * self.walk_speed;
         let ahead = commanded * self.spec.gait.lead;
         for i in 0..self.legs.len() {
             let hit = self.foothold(terrain, &self.spec.legs[i], ahead);
@@ -513,7 +520,9 @@ impl Creature {
         );
     }
 
-    fn solve_leg(&mut self, i: usize) {
+    /// Poses leg `i` for its foot; true when the solver left a bone off its
+    /// length and the pose was repaired.
+    fn solve_leg(&mut self, i: usize) -> bool {
         let leg_spec = &self.spec.legs[i];
         let hip = self.body.to_world(leg_spec.mount);
         let pole = leg_spec.pole.map(|p| self.body.to_world(p));
@@ -528,5 +537,12 @@ impl Creature {
         leg.chain.set_rest_frame(self.body.orientation);
         let solver = &mut self.solvers[solver_slot(leg.solver)];
         leg.report = solver.solve(&mut leg.chain, leg.foot, &params);
+        let repair = leg.chain.bone_length_error() > BONE_REPAIR_FRACTION * leg.chain.reach();
+        if repair {
+            leg.chain.restore_bone_lengths();
+            leg.report.error = leg.chain.end().distance(leg.foot);
+            leg.report.reached = leg.report.error <= params.tolerance;
+        }
+        repair
     }
 }

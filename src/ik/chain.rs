@@ -147,6 +147,22 @@ impl Chain {
         }
     }
 
+    /// Puts every joint back at its bone's length from the previous one,
+    /// keeping each bone's direction (or its rest direction where a bone has
+    /// collapsed or gone non-finite). The root stays.
+    pub fn restore_bone_lengths(&mut self) {
+        // Directions come from the pose as it was, not from joints already moved.
+        let mut previous = self.joints[0];
+        for i in 0..self.lengths.len() {
+            let old = self.joints[i + 1];
+            let direction = (old - previous)
+                .try_normalize()
+                .unwrap_or(self.rest_frame * self.rest_directions[i]);
+            self.joints[i + 1] = self.joints[i] + direction * self.lengths[i];
+            previous = old;
+        }
+    }
+
     /// Rotates the whole chain rigidly about its root.
     pub fn rotate_about_root(&mut self, rotation: Quat) {
         let root = self.joints[0];
@@ -234,6 +250,22 @@ mod tests {
         assert_eq!(chain.end(), Vec3::new(1.0, 2.0, 0.0));
         assert_eq!(chain.root(), Vec3::ZERO);
         assert_eq!(chain.bone_count(), 2);
+        assert_eq!(chain.bone_length_error(), 0.0);
+    }
+
+    #[test]
+    fn restore_bone_lengths_keeps_directions_and_mends_collapsed_bones() {
+        let mut chain = Chain::new(vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0)]).unwrap();
+        // A stretched bone keeps its direction.
+        chain.joints[1] = Vec3::new(3.0, 0.0, 0.0);
+        chain.joints[2] = Vec3::new(3.0, 5.0, 0.0);
+        chain.restore_bone_lengths();
+        assert_eq!(chain.joints()[1], Vec3::X);
+        assert_eq!(chain.joints()[2], Vec3::new(1.0, 1.0, 0.0));
+        // A collapsed bone takes its rest direction (+Y).
+        chain.joints[2] = chain.joints[1];
+        chain.restore_bone_lengths();
+        assert_eq!(chain.joints()[2], Vec3::new(1.0, 1.0, 0.0));
         assert_eq!(chain.bone_length_error(), 0.0);
     }
 

@@ -144,12 +144,24 @@ fn place_two_bones(
 
     // Bend direction: the pole's offset from the root–target line; failing
     // that, the current knee's; failing that, any perpendicular.
+    // Hints are scaled to unit size first (a pole 1e20 away would overflow
+    // the squared length), and the normalised bend is made perpendicular a
+    // second time: rejecting a huge hint cancels almost all of it, and a bend
+    // that leans along `toward` would put the knee off its bone's length.
     let bend = bend_hints
         .into_iter()
         .flatten()
-        .map(|hint| hint.reject_from_normalized(toward))
+        .filter_map(|hint| {
+            let size = hint.abs().max_element();
+            (size.is_finite() && size > 0.0).then(|| (hint / size).reject_from_normalized(toward))
+        })
         .find(|offset| offset.length_squared() > 1e-12)
-        .map_or_else(|| toward.any_orthonormal_vector(), Vec3A::normalize);
+        .map(|offset| {
+            let bend = offset.normalize();
+            (bend - toward * bend.dot(toward)).normalize()
+        })
+        .filter(|bend| bend.is_finite())
+        .unwrap_or_else(|| toward.any_orthonormal_vector());
 
     let cos_upper = ((upper * upper + clamped * clamped - lower * lower) / (2.0 * upper * clamped))
         .clamp(-1.0, 1.0);

@@ -216,7 +216,7 @@ impl Projection {
     pub fn shifted(&self, offset: Vec3) -> Projection {
         Projection {
             origin: self.origin - offset,
-            ..self.clone()
+            ..*self
         }
     }
 

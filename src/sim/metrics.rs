@@ -71,6 +71,27 @@ impl LogHistogram {
     }
 }
 
+/// The larger of two figures, NaN if either is: a maximum over a run that
+/// went NaN must say so, not report the clean values around it.
+#[inline]
+fn max_or_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// The smaller of two figures, NaN if either is.
+#[inline]
+fn min_or_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.min(b)
+    }
+}
+
 /// Figures accumulated over a run, plus the latest step's, per world.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Metrics {
@@ -106,6 +127,8 @@ pub struct Metrics {
     pub tilt_error_max_deg: f32,
     /// Non-finite values seen in poses and IK results.
     pub nan_count: u64,
+    /// Leg solves whose bone lengths the simulation had to repair.
+    pub ik_repairs: u64,
     /// Path length of every creature.
     pub odometer: Vec<f64>,
     /// The latest step, for live display.
@@ -150,6 +173,7 @@ impl Metrics {
             body_height_samples: 0,
             tilt_error_max_deg: 0.0,
             nan_count: 0,
+            ik_repairs: 0,
             odometer: vec![0.0; creatures],
             last: StepFigures::default(),
             step_iterations: 0,
@@ -190,6 +214,7 @@ impl Metrics {
         }
         self.foot_steps += u64::from(events.touchdowns);
         self.gait_violations += u64::from(events.gait_violation);
+        self.ik_repairs += u64::from(events.ik_repairs);
         self.max_lifted_seen = self.max_lifted_seen.max(events.lifted);
         self.last.lifted += events.lifted;
         if let Some(odometer) = self.odometer.get_mut(index) {
@@ -201,11 +226,11 @@ impl Metrics {
             self.nan_count += 1;
         }
         let (height, normal) = terrain.distance_and_normal(body.position);
-        self.body_height_min = self.body_height_min.min(height);
+        self.body_height_min = min_or_nan(self.body_height_min, height);
         self.body_height_sum += f64::from(height);
         self.body_height_samples += 1;
         let tilt = body.up().angle_between(normal).to_degrees();
-        self.tilt_error_max_deg = self.tilt_error_max_deg.max(tilt);
+        self.tilt_error_max_deg = max_or_nan(self.tilt_error_max_deg, tilt);
         if first {
             self.last.body_height = height;
             self.last.tilt_deg = tilt;
@@ -218,19 +243,20 @@ impl Metrics {
                 self.nan_count += 1;
             }
             iterations += u64::from(report.iterations);
-            self.ik_error_max = self.ik_error_max.max(report.error);
-            self.last.ik_error_max = self.last.ik_error_max.max(report.error);
+            self.ik_error_max = max_or_nan(self.ik_error_max, report.error);
+            self.last.ik_error_max = max_or_nan(self.last.ik_error_max, report.error);
             self.ik_errors.add(report.error);
-            self.bone_error_max = self.bone_error_max.max(leg.chain.bone_length_error());
+            self.bone_error_max = max_or_nan(self.bone_error_max, leg.chain.bone_length_error());
             for joint in leg.chain.joints() {
                 if !joint.is_finite() {
                     self.nan_count += 1;
+                    self.penetration_max = f32::NAN;
                     continue;
                 }
                 let below = terrain.height(joint.x, joint.z) - joint.y;
                 if below > 0.0 {
                     let depth = below * terrain.normal(joint.x, joint.z).y;
-                    self.penetration_max = self.penetration_max.max(depth);
+                    self.penetration_max = max_or_nan(self.penetration_max, depth);
                 }
             }
             if leg.is_grounded() {
@@ -239,11 +265,12 @@ impl Metrics {
                 // normal's y, never more; only a vertical gap beyond the
                 // current maximum can raise it, so only then is the normal worth its lookups.
                 let vertical = (end.y - terrain.height(end.x, end.z)).abs();
-                if vertical > self.foot_gap_max {
-                    self.foot_gap_max = self.foot_gap_max.max(terrain.signed_distance(end).abs());
+                if vertical.is_nan() || vertical > self.foot_gap_max {
+                    self.foot_gap_max =
+                        max_or_nan(self.foot_gap_max, terrain.signed_distance(end).abs());
                 }
                 if let Some(planted) = leg.planted_end {
-                    self.foot_slip_max = self.foot_slip_max.max(end.distance(planted));
+                    self.foot_slip_max = max_or_nan(self.foot_slip_max, end.distance(planted));
                 }
             }
         }
@@ -280,6 +307,11 @@ pub struct Summary {
     pub dt: f64,
     /// Simulated time.
     pub seconds: f64,
+    /// Full-throttle speed the creature walks at: its file's `speed`, capped
+    /// by what the gait can carry (m/s).
+    pub speed: f32,
+    /// The most the gait can carry (m/s); `speed` never exceeds it.
+    pub speed_cap: f32,
     /// Path length of the body (mean per creature).
     pub distance: f64,
     /// Straight-line distance from start to end (mean per creature).
@@ -312,6 +344,9 @@ pub struct Summary {
     pub tilt_error_max_deg: f32,
     /// Non-finite values seen.
     pub nan_count: u64,
+    /// Leg solves whose bone lengths the simulation repaired (a solver left a
+    /// bone more than 1e-5 of the reach off its length).
+    pub ik_repairs: u64,
     /// Real time the run took.
     pub wall_seconds: f64,
     /// Mean real time per world step, microseconds.

@@ -102,6 +102,12 @@ impl World {
         &self.creatures
     }
 
+    /// The creatures, to change them between steps (teleport, perturb,
+    /// inject a fault in a test); the world steps them as it finds them.
+    pub fn creatures_mut(&mut self) -> &mut [Creature] {
+        &mut self.creatures
+    }
+
     /// Figures so far.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
@@ -195,6 +201,8 @@ impl World {
             steps: m.steps,
             dt: f64::from(self.dt),
             seconds: self.time(),
+            speed: self.spec.walk_speed(),
+            speed_cap: self.spec.speed_cap(),
             distance: mean(&mut m.odometer.iter().copied()),
             displacement: mean(
                 &mut self
@@ -212,14 +220,16 @@ impl World {
             ik_error_p99: m.ik_errors.quantile(0.99),
             ik_iterations_mean: m.ik_iterations_mean(),
             bone_error_max: m.bone_error_max,
-            body_height_min: if m.body_height_min.is_finite() {
-                m.body_height_min
-            } else {
+            // Infinite only when nothing was observed yet; NaN stays NaN.
+            body_height_min: if m.body_height_min.is_infinite() {
                 0.0
+            } else {
+                m.body_height_min
             },
             body_height_mean: m.body_height_mean(),
             tilt_error_max_deg: m.tilt_error_max_deg,
             nan_count: m.nan_count,
+            ik_repairs: m.ik_repairs,
             wall_seconds,
             step_micros_mean: if m.steps == 0 {
                 0.0
