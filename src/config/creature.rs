@@ -74,6 +74,9 @@ const DEFAULT_MAX_ITERATIONS: u32 = 32;
 /// Rest feet must sit this far inside the leg's reach so a step can land
 /// anywhere near them without the leg locking straight.
 const REST_REACH_FRACTION: f32 = 0.95;
+/// The stride must keep a foot this many times the leg's inner (folding)
+/// limit from its hip.
+const INNER_MARGIN: f32 = 1.1;
 /// Most legs a creature may have (after mirroring).
 pub const MAX_LEGS: usize = 64;
 /// Most bones a leg may have.
@@ -214,7 +217,8 @@ fn physical_checks(
 ) -> Result<Vec<Warning>, ConfigError> {
     let mut warnings = Vec::new();
     let body = &spec.body;
-    for leg in legs {
+    // Parsed legs are in the spec's order.
+    for (index, leg) in legs.iter().enumerate() {
         let l = &leg.spec;
         let reach = l.reach();
         // Standing on level ground the foot is `height` below the body's centre.
@@ -238,6 +242,32 @@ fn physical_checks(
                 ),
             ));
         }
+        // The stroke moves the foot along the body's x; it must stay out of
+        // the hollow a long outer bone leaves around the hip.
+        let longest = l.bones.iter().copied().fold(0.0, f32::max);
+        let inner = (2.0 * longest - reach).max(0.0);
+        if inner > 0.0 {
+            let offset = standing - l.mount;
+            let half_stroke = spec.stroke(index) * 0.5;
+            let closest_x = if offset.x.abs() <= half_stroke {
+                0.0
+            } else {
+                offset.x.abs() - half_stroke
+            };
+            let closest = Vec3::new(closest_x, offset.y, offset.z).length();
+            if closest < INNER_MARGIN * inner {
+                return Err(check.at(
+                    &file.legs.get_ref()[leg.file_index],
+                    leg.field.clone(),
+                    format!(
+                        "leg `{}` cannot fold closer than {inner:.3} m to its hip (its longest bone \
+                         outreaches the others), but its stride passes {closest:.3} m from the hip; \
+                         make the bones closer in length or move rest and mount apart",
+                        l.name
+                    ),
+                ));
+            }
+        }
         if (l.rest.y + body.height).abs() > 0.25 * reach {
             warnings.push(Warning(check.src.error(
                 Some(leg.span.clone()),
@@ -249,6 +279,39 @@ fn physical_checks(
                 ),
             )));
         }
+    }
+    let half = body.size * 0.5;
+    if half.y >= body.height {
+        return Err(check.at(
+            &file.body.size,
+            "body.size",
+            format!(
+                "a body {} m tall riding {} m high would sit in the ground; keep its height \
+                 (the second size) below twice the ride height ({:.3} m)",
+                body.size.y,
+                body.height,
+                2.0 * body.height
+            ),
+        ));
+    }
+    let longest_reach = spec.max_reach();
+    let feet_x = spec.legs.iter().map(|l| l.rest.x.abs()).fold(0.0, f32::max);
+    let feet_z = spec.legs.iter().map(|l| l.rest.z.abs()).fold(0.0, f32::max);
+    if half.x > feet_x + longest_reach || half.z > feet_z + longest_reach {
+        return Err(check.at(
+            &file.body.size,
+            "body.size",
+            format!(
+                "a body {:.3} m long and {:.3} m wide cannot stand on feet that spread only \
+                 {:.3} m × {:.3} m; keep it within {:.3} m long and {:.3} m wide",
+                body.size.x,
+                body.size.z,
+                2.0 * feet_x,
+                2.0 * feet_z,
+                2.0 * (feet_x + longest_reach),
+                2.0 * (feet_z + longest_reach)
+            ),
+        ));
     }
     let shortest_bone = spec
         .legs
@@ -411,6 +474,8 @@ fn parse_kind(
 /// A leg being validated, with where it came from for later errors.
 struct ParsedLeg {
     spec: LegSpec,
+    /// Index of the `[[legs]]` table it came from (a mirror shares its source's).
+    file_index: usize,
     span: std::ops::Range<usize>,
     name_span: std::ops::Range<usize>,
     solver_span: Option<std::ops::Range<usize>>,
@@ -569,6 +634,7 @@ fn parse_leg(
         };
         ParsedLeg {
             spec,
+            file_index: index,
             span: leg.span(),
             name_span: mirror.span(),
             solver_span: file.solver.as_ref().map(Spanned::span),
@@ -577,6 +643,7 @@ fn parse_leg(
     });
     out.push(ParsedLeg {
         spec,
+        file_index: index,
         span: leg.span(),
         name_span: file.name.span(),
         solver_span: file.solver.as_ref().map(Spanned::span),

@@ -101,12 +101,28 @@ pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError>
         resolution,
         noise,
     };
+    let nyquist = 0.5 / f64::from(resolution);
+    if spec.noise.fractal != Fractal::Flat && spec.noise.frequency > nyquist {
+        let frequency = file.noise.as_ref().and_then(|n| n.frequency.as_ref());
+        return Err(check.at_opt(
+            frequency,
+            "noise.frequency",
+            format!(
+                "{} cycles per metre is finer than a {resolution} m grid can hold (at most {nyquist} \
+                 cycles per metre): the heights would be random spikes. Lower the frequency or the resolution",
+                spec.noise.frequency
+            ),
+        ));
+    }
     check_heights(&check, &file, &spec)?;
     Ok(spec)
 }
 
 /// Points per side of the grid of heights sampled to validate a terrain.
 const PROBE_SIDE: usize = 24;
+/// A terrain whose median slope (rise over run) is beyond this is refused:
+/// 2 is 63°, where feet can no longer stand.
+const MAX_MEDIAN_SLOPE: f64 = 2.0;
 /// Heights must stay within this many metres of zero.
 const MAX_ABS_HEIGHT: f64 = 10_000.0;
 
@@ -127,21 +143,45 @@ fn check_heights(
         let (i, j) = ((k % PROBE_SIDE) as f64, (k / PROBE_SIDE) as f64);
         (-half + i * step, -half + j * step)
     });
+    let spacing = f64::from(spec.resolution);
+    let mut slopes = Vec::with_capacity(PROBE_SIDE * PROBE_SIDE);
     for (x, z) in grid.chain(far) {
         let h = sample(x, z);
-        if !(h.is_finite() && h.abs() <= MAX_ABS_HEIGHT) {
+        let (hx, hz) = (sample(x + spacing, z), sample(x, z + spacing));
+        if let Some(bad) = [h, hx, hz]
+            .into_iter()
+            .find(|h| !(h.is_finite() && h.abs() <= MAX_ABS_HEIGHT))
+        {
             // The one setting that legal-looking files get wrong this way.
             let persistence = file.noise.as_ref().and_then(|n| n.persistence.as_ref());
             return Err(check.at_opt(
                 persistence,
                 "noise",
                 format!(
-                    "these noise settings give a height of {h} m at ({x}, {z}); heights must be finite \
+                    "these noise settings give a height of {bad} m near ({x}, {z}); heights must be finite \
                      and within ±{MAX_ABS_HEIGHT} m. With fbm, billow or ridged noise, keep persistence \
                      above 0 and amplitude + base moderate"
                 ),
             ));
         }
+        slopes.push((hx - h).hypot(hz - h) / spacing);
+    }
+    slopes.sort_by(f64::total_cmp);
+    let median = slopes[slopes.len() / 2];
+    if median > MAX_MEDIAN_SLOPE {
+        let amplitude = file.noise.as_ref().and_then(|n| n.amplitude.as_ref());
+        return Err(check.at_opt(
+            amplitude,
+            "noise.amplitude",
+            format!(
+                "half of this terrain is steeper than {:.0}° (median slope {median:.2}); no creature can \
+                 walk a heightfield of cliffs. Keep amplitude × frequency below about {:.2} \
+                 (now {:.2}): lower the amplitude or the frequency",
+                median.atan().to_degrees(),
+                MAX_MEDIAN_SLOPE / 6.0,
+                spec.noise.amplitude * spec.noise.frequency
+            ),
+        ));
     }
     Ok(())
 }

@@ -32,6 +32,8 @@ const FOOTHOLD_PULLS: [f32; 4] = [1.0, 0.8, 0.6, 0.4];
 /// A solve that leaves any bone further than this fraction of the leg's reach
 /// from its length is repaired (and counted): legs never visibly stretch.
 pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
+/// Least gap kept between the body's underside and the ground (metres).
+const BODY_CLEARANCE: f32 = 0.005;
 /// A creature whose body is farther than this from its frame's origin along
 /// x or z moves its frame (see [`Creature::rebase`]): f32 keeps ~4e-6 m of
 /// precision out here, far inside every quality limit.
@@ -518,6 +520,33 @@ impl Creature {
             wanted,
             self.spec.body.max_height_rate * dt,
         );
+        self.keep_body_above_ground(terrain);
+    }
+
+    /// A hard guard under the rate-limited ride height: the body's centre
+    /// and the corners of its underside never go below the ground (a bump
+    /// taller than the ride height, met at speed). Lifts the body straight
+    /// up by the deepest shortfall.
+    fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
+        let half = self.spec.body.size * 0.5;
+        let mut lift = 0.0f32;
+        let mut consider = |p: Vec3, margin: f32| {
+            let short = terrain.height(p.x, p.z) + margin - p.y;
+            if short > lift {
+                lift = short;
+            }
+        };
+        consider(self.body.position, half.y.min(self.spec.body.height) * 0.5);
+        for (sx, sz) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+            consider(
+                self.body
+                    .to_world(Vec3::new(sx * half.x, -half.y, sz * half.z)),
+                BODY_CLEARANCE,
+            );
+        }
+        if lift > 0.0 {
+            self.body.position.y += lift;
+        }
     }
 
     /// Poses leg `i` for its foot; true when the solver left a bone off its
