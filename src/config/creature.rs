@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::error::{ConfigError, Source, Warning};
 use super::fields::{Check, finite_vec3};
 use crate::creature::{
-    BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec, try_rest_chain,
+    FOOTHOLD_STRETCH, BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec, try_rest_chain,
 };
 use crate::ik::SolverKind;
 
@@ -224,17 +224,17 @@ fn physical_checks(
         // Standing on level ground the foot is `height` below the body's centre.
         let standing = Vec3::new(l.rest.x, -body.height, l.rest.z);
         let distance = standing.distance(l.mount);
-        if distance > REST_REACH_FRACTION * reach {
+        if distance > FOOTHOLD_STRETCH * reach {
             let horizontal = Vec3::new(l.rest.x - l.mount.x, 0.0, l.rest.z - l.mount.z).length();
-            let vertical_room = ((REST_REACH_FRACTION * reach).powi(2) - horizontal.powi(2))
+            let vertical_room = ((FOOTHOLD_STRETCH * reach).powi(2) - horizontal.powi(2))
                 .max(0.0)
                 .sqrt();
             return Err(check.at(
                 &file.body.height,
                 "body.height",
                 format!(
-                    "at a ride height of {} m leg `{}` cannot reach the ground under its rest point \
-                     ({distance:.3} m from its mount, it reaches {reach:.3} m); the body would hover. \
+                    "at a ride height of {} m leg `{}` stands {distance:.3} m from its mount, more than \
+                     {FOOTHOLD_STRETCH} of its {reach:.3} m reach: it would hover or stand locked straight. \
                      Keep the height at most {:.3} m or lengthen the leg",
                     body.height,
                     l.name,

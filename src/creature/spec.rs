@@ -8,6 +8,10 @@ use crate::ik::SolverKind;
 /// A planted foot stretched past this fraction of its leg's reach by the
 /// body's motion slows the body (the stride limiter starts here).
 pub const SLOW_DOWN_STRETCH: f32 = 0.88;
+/// A foothold farther than this fraction of the reach from the hip is
+/// retried closer in (gullies under the rest point); a foot standing on
+/// level ground must be within it.
+pub const FOOTHOLD_STRETCH: f32 = 0.85;
 
 /// Where the body's up direction comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@ use glam::{Quat, Vec3};
 use super::body::{Body, feet_plane_normal, foot_ring};
 use super::gait::{GaitRule, StepCandidate, choose_steps};
 use super::leg::{Leg, LegPhase, rest_chain};
-use super::spec::SLOW_DOWN_STRETCH;
+use super::spec::{FOOTHOLD_STRETCH, SLOW_DOWN_STRETCH};
 use super::{CreatureSpec, LegSpec, OrientationSource};
 use crate::ik::Chain;
 use crate::ik::{SolveParams, SolveReport, Solver, SolverKind, Termination};
@@ -24,9 +24,7 @@ const SWING_CLEARANCE: f32 = 0.02;
 /// [`SLOW_DOWN_STRETCH`] of its leg's reach by the body's motion, and stops before any planted foot passes this fraction: a creature
 /// cannot outrun its legs (rough ground can keep a tripod busy long enough).
 const STOP_STRETCH: f32 = 0.96;
-/// A foothold farther than this fraction of the reach from the hip is
-/// retried closer in (gullies under the rest point).
-const FOOTHOLD_STRETCH: f32 = 0.85;
+
 /// How far toward the hip, as fractions of the rest offset, footholds are tried.
 const FOOTHOLD_PULLS: [f32; 4] = [1.0, 0.8, 0.6, 0.4];
 /// A solve that leaves any bone further than this fraction of the leg's reach
