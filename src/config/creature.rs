@@ -9,7 +9,8 @@ use toml::Spanned;
 use super::error::{ConfigError, Source, Warning};
 use super::fields::{Check, finite_vec3};
 use crate::creature::{
-    FOOTHOLD_STRETCH, BodySpec, CreatureSpec, GaitSpec, LegSpec, OrientationSource, SolverSpec, try_rest_chain,
+    BodySpec, CreatureSpec, FOOTHOLD_STRETCH, GaitSpec, LegSpec, OrientationSource, SolverSpec,
+    try_rest_chain,
 };
 use crate::ik::SolverKind;
 

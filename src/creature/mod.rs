@@ -11,6 +11,7 @@ pub use body::{Body, feet_plane_normal, foot_ring};
 pub use gait::{GaitRule, StepCandidate, choose_steps};
 pub use leg::{Leg, LegPhase, rest_chain, try_rest_chain};
 pub use spec::{
-    BodySpec, CreatureSpec, GaitSpec, LegSpec, FOOTHOLD_STRETCH, OrientationSource, SLOW_DOWN_STRETCH, SolverSpec,
+    BodySpec, CreatureSpec, FOOTHOLD_STRETCH, GaitSpec, LegSpec, OrientationSource,
+    SLOW_DOWN_STRETCH, SolverSpec,
 };
 pub use state::{Creature, DriveInput, StepEvents};

@@ -238,6 +238,19 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             "distance",
             format!("{:.1} m", m.odometer.first().copied().unwrap_or(0.0)),
         ),
+    ];
+    if spec.body.speed > spec.speed_cap() {
+        // The gait cannot carry the file's speed: say what it walks at.
+        lines.push(label(
+            "capped",
+            format!(
+                "{:.2} m/s (file asks {:.2})",
+                spec.speed_cap(),
+                spec.body.speed
+            ),
+        ));
+    }
+    lines.extend([
         label(
             "height",
             format!("{:.3} m  tilt {:.1}°", m.last.body_height, m.last.tilt_deg),
@@ -270,7 +283,7 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             " leg          state it    error",
             Style::new().fg(Color::DarkGray),
         )),
-    ];
+    ]);
     for (leg, leg_spec) in creature.legs.iter().zip(&spec.legs) {
         let state = match leg.phase {
             LegPhase::Grounded => Span::styled("down ", Style::new().fg(Color::Indexed(46))),
