@@ -41,7 +41,8 @@ pub struct RayHit {
 /// Edge of a chunk in metres the chunk size aims for: large enough that the
 /// 3×3 chunks around a creature hold every foothold and body ray.
 const CHUNK_TARGET_METRES: f32 = 8.0;
-/// Bounds on cells per chunk side, whatever the resolution.
+/// Bounds on cells per chunk side, whatever the resolution (rounded up to a
+/// power of two).
 const CHUNK_CELLS_RANGE: (i64, i64) = (8, 256);
 /// Memory the chunk cache may use (bytes); it decides the number of slots.
 const CACHE_BYTES: usize = 32 << 20;
@@ -77,8 +78,13 @@ pub struct Heightfield {
     spacing: f32,
     inv_spacing: f32,
     sampler: Sampler,
+    /// Cells per chunk side: a power of two, so a cell's chunk is a shift
+    /// and its place in the chunk a mask (integer division is slow, and
+    /// every height lookup needs both).
     chunk_cells: i64,
-    /// Direct-mapped cache: chunk (cx, cz) lives in slot (cx mod side, cz mod side).
+    chunk_shift: u32,
+    /// Direct-mapped cache: chunk (cx, cz) lives in slot (cx mod side, cz mod
+    /// side); `side` is a power of two too.
     slots: Vec<Option<Chunk>>,
     side: usize,
     min_height: f32,
@@ -117,6 +123,7 @@ impl Heightfield {
             inv_spacing: spacing.recip(),
             sampler: Arc::from(spec.noise.sampler(spec.seed)),
             chunk_cells,
+            chunk_shift: chunk_cells.trailing_zeros(),
             slots: vec![None; side * side],
             side,
             min_height: f32::INFINITY,
@@ -219,7 +226,7 @@ impl Heightfield {
         let cells = |local: f32, origin: i64| {
             (local * self.inv_spacing).clamp(-MAX_GRID_INDEX, MAX_GRID_INDEX) as i64 + origin
         };
-        let chunk = |cell: i64| cell.div_euclid(self.chunk_cells);
+        let chunk = |cell: i64| cell >> self.chunk_shift;
         let x0 = chunk(cells(centre.x - radius, origin.x) - 1);
         let x1 = chunk(cells(centre.x + radius, origin.x) + 1);
         let z0 = chunk(cells(centre.z - radius, origin.z) - 1);
@@ -240,8 +247,9 @@ impl Heightfield {
 
     #[inline]
     fn slot(&self, cx: i64, cz: i64) -> usize {
-        let side = self.side as i64;
-        (cz.rem_euclid(side) * side + cx.rem_euclid(side)) as usize
+        // `side` is a power of two: masking is the Euclidean remainder.
+        let mask = self.side as i64 - 1;
+        ((cz & mask) * self.side as i64 + (cx & mask)) as usize
     }
 
     /// The noise at grid point (i, j): the one definition of a height.
@@ -270,12 +278,13 @@ impl Heightfield {
     #[inline]
     fn cell_corners(&self, i: i64, j: i64) -> [f32; 4] {
         let n = self.chunk_cells;
-        let (cx, cz) = (i.div_euclid(n), j.div_euclid(n));
+        // Arithmetic shifts floor toward -inf, as chunk indices must.
+        let (cx, cz) = (i >> self.chunk_shift, j >> self.chunk_shift);
         if let Some(chunk) = &self.slots[self.slot(cx, cz)]
             && chunk.key == (cx, cz)
         {
             let stride = (n + 1) as usize;
-            let near = (j - cz * n) as usize * stride + (i - cx * n) as usize;
+            let near = (j & (n - 1)) as usize * stride + (i & (n - 1)) as usize;
             let h = &chunk.heights;
             return [h[near], h[near + 1], h[near + stride], h[near + stride + 1]];
         }
@@ -301,8 +310,11 @@ pub struct Ground<'a> {
 #[inline]
 fn split(local: f32, inv_spacing: f32, origin: i64) -> (i64, f32) {
     let g = (local * inv_spacing).clamp(-MAX_GRID_INDEX, MAX_GRID_INDEX);
-    let floor = g.floor();
-    (floor as i64 + origin, g - floor)
+    // `floor` is a libm call on baseline x86-64; a truncating cast is one
+    // instruction, corrected by one for negative non-integers.
+    let truncated = g as i64;
+    let floor = truncated - i64::from((truncated as f32) > g);
+    (floor + origin, g - floor as f32)
 }
 
 impl<'a> Ground<'a> {
@@ -430,9 +442,14 @@ impl<'a> Ground<'a> {
     fn cell_hit(&self, i: f64, j: f64, ray: [f64; 6], t0: f64, t1: f64) -> Option<f64> {
         let [gx, gz, dgx, dgz, oy, dy] = ray;
         let f = self.field;
-        let [h00, h10, h01, h11] = f
-            .cell_corners(i as i64 + self.origin.x, j as i64 + self.origin.z)
-            .map(f64::from);
+        let corners = f.cell_corners(i as i64 + self.origin.x, j as i64 + self.origin.z);
+        // The patch never rises above its highest corner: a ray above that
+        // for the whole segment (it is straight, so at both ends) misses.
+        let top = f64::from(corners.iter().copied().fold(f32::NEG_INFINITY, f32::max));
+        if oy + dy * t0 > top && oy + dy * t1 > top {
+            return None;
+        }
+        let [h00, h10, h01, h11] = corners.map(f64::from);
         let (e1, e2, e3) = (h10 - h00, h01 - h00, h00 - h10 - h01 + h11);
         // u(t) = u0 + du t, v(t) = v0 + dv t: position inside the cell.
         let (u0, v0) = (gx - i, gz - j);
