@@ -300,10 +300,10 @@ fn terrain_errors() {
     );
     let err = parse_terrain(
         "terrain/t.toml",
-        &hills.replacen("resolution = 0.5", "resolution = 0.02", 1),
+        &hills.replacen("resolution = 0.5", "resolution = 0.01", 1),
     )
     .unwrap_err();
-    assert!(err.message.contains("grid points"), "{err}");
+    assert!(err.message.contains("from 0.02 to 10 metres"), "{err}");
     let err = parse_terrain(
         "terrain/t.toml",
         &hills.replacen("seed = 7", "seed = -7", 1),

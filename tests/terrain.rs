@@ -100,6 +100,49 @@ fn the_terrain_has_no_edge_far_heights_are_the_noise_itself() {
     assert!(t.height(f32::NAN, 0.0).is_nan());
 }
 
+/// Every resolution, not only the shipped 0.5 m: chunk sizes follow the
+/// resolution, and a chunk lookup that assumed the wrong size once read
+/// heights 0.3 m off at 0.3755 m.
+#[test]
+fn cached_heights_are_the_noise_at_any_resolution() {
+    for resolution in ["0.02", "0.0731", "0.3755", "0.5", "1.9", "7.3"] {
+        let text = TERRAINS[0]
+            .text
+            .replace("resolution = 0.5 ", &format!("resolution = {resolution} "));
+        let mut t = terrain(&text);
+        let spec = t.spec().clone();
+        let noise = spec.noise.sampler(spec.seed);
+        let spacing = f64::from(t.spacing());
+        t.prepare_around(GridOrigin { x: 37, z: -52 }, Vec3::ZERO, 6.0);
+        for (i, j) in [
+            (0i64, 0i64),
+            (37, -52),
+            (40, -50),
+            (-1, -1),
+            (31, 33),
+            (100, 7),
+            (-9_000, 77),
+        ] {
+            let expected = noise(i as f64 * spacing, j as f64 * spacing) as f32;
+            let got = t.at(GridOrigin { x: i, z: j }).height(0.0, 0.0);
+            assert_eq!(
+                got, expected,
+                "resolution {resolution}, grid point ({i}, {j})"
+            );
+            // Between grid points too: a quarter cell in, seen from a neighbour's frame.
+            let quarter = t.spacing() * 0.25;
+            let from_neighbour = t
+                .at(GridOrigin { x: i - 1, z: j })
+                .height(t.spacing() + quarter, 0.0);
+            let here = t.at(GridOrigin { x: i, z: j }).height(quarter, 0.0);
+            assert!(
+                (from_neighbour - here).abs() <= 1e-5 * (1.0 + here.abs()),
+                "resolution {resolution}"
+            );
+        }
+    }
+}
+
 #[test]
 fn heights_do_not_depend_on_the_order_chunks_are_made_in() {
     let far = GridOrigin {

@@ -30,9 +30,6 @@ struct NoiseFile {
     base: Option<Spanned<f64>>,
 }
 
-/// Most grid points a terrain may have (memory and generation time).
-const MAX_GRID_POINTS: f32 = 4.0e6;
-
 /// Parses and validates a terrain file.
 pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError> {
     let src = Source::new(name, text);
@@ -82,17 +79,6 @@ pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError>
         }
         None => 0.5,
     };
-    let points = (size[0] / resolution + 1.0) * (size[1] / resolution + 1.0);
-    if points > MAX_GRID_POINTS || size[0] < 2.0 * resolution || size[1] < 2.0 * resolution {
-        return Err(check.at_opt(
-            file.resolution.as_ref(),
-            "resolution",
-            format!(
-                "{size:?} m at {resolution} m spacing gives {points:.0} grid points; \
-                 keep it between 9 and {MAX_GRID_POINTS:.0} (coarser spacing or smaller size)"
-            ),
-        ));
-    }
     let noise = parse_noise(&check, file.noise.as_ref())?;
     let spec = TerrainSpec {
         name: terrain_name.to_string(),

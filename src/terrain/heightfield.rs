@@ -43,7 +43,7 @@ pub struct RayHit {
 const CHUNK_TARGET_METRES: f32 = 8.0;
 /// Bounds on cells per chunk side, whatever the resolution (rounded up to a
 /// power of two).
-const CHUNK_CELLS_RANGE: (i64, i64) = (8, 256);
+const CHUNK_CELLS_RANGE: (u64, u64) = (8, 256);
 /// Memory the chunk cache may use (bytes); it decides the number of slots.
 const CACHE_BYTES: usize = 32 << 20;
 /// Bounds on chunk slots per cache side.
@@ -109,14 +109,17 @@ impl Heightfield {
     /// generated up front (as much of it as the cache holds).
     pub fn generate(spec: &TerrainSpec) -> Heightfield {
         let spacing = spec.resolution;
-        let chunk_cells = ((CHUNK_TARGET_METRES / spacing).ceil() as i64)
-            .clamp(CHUNK_CELLS_RANGE.0, CHUNK_CELLS_RANGE.1);
+        let chunk_cells = ((CHUNK_TARGET_METRES / spacing).ceil() as u64)
+            .clamp(CHUNK_CELLS_RANGE.0, CHUNK_CELLS_RANGE.1)
+            .next_power_of_two() as i64;
         let chunk_bytes = ((chunk_cells + 1) * (chunk_cells + 1)) as usize * 4;
-        let side = ((CACHE_BYTES / chunk_bytes) as f64)
-            .sqrt()
-            .floor()
-            .clamp(CACHE_SIDE_RANGE.0 as f64, CACHE_SIDE_RANGE.1 as f64)
-            as usize;
+        let fits = ((CACHE_BYTES / chunk_bytes) as f64).sqrt().floor() as usize;
+        // The largest power of two within the memory budget, within range.
+        let side = (fits.max(1) + 1)
+            .next_power_of_two()
+            .div_euclid(2)
+            .clamp(CACHE_SIDE_RANGE.0, CACHE_SIDE_RANGE.1);
+        debug_assert!(chunk_cells.count_ones() == 1 && side.count_ones() == 1);
         let mut field = Heightfield {
             spec: spec.clone(),
             spacing,
