@@ -17,6 +17,8 @@ use skitter::ik::SolverKind;
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for failures that are not the input's fault (I/O, terminal).
 const EXIT_FAILURE: u8 = 1;
+/// The longest `--seconds` accepted (about 11.6 simulated days).
+const MAX_SECONDS: f64 = 1e6;
 
 /// skitter: procedural creatures walking on noise terrain, in your terminal.
 #[derive(Debug, Parser)]
@@ -91,10 +93,14 @@ pub struct RunArgs {
 struct HeadlessArgs {
     #[command(flatten)]
     scene: SceneArgs,
-    /// Simulated seconds to run.
-    #[arg(long, conflicts_with = "steps")]
-    seconds: Option<f32>,
-    /// World steps to run (1/120 s each).
+    /// Simulated seconds (more than 0, at most 1000000): the run's length
+    /// without a script or --steps (default 10), and otherwise the most the
+    /// run lasts: a longer script or --steps stops there.
+    // Negative numbers are taken as values so they get the range message.
+    #[arg(long, allow_negative_numbers = true)]
+    seconds: Option<f64>,
+    /// World steps to run (1/120 s each), with or without a script (after a
+    /// script ends the creature stands).
     #[arg(long)]
     steps: Option<u64>,
     #[command(flatten)]
@@ -164,12 +170,13 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     let terrain = load_terrain(&args.scene.terrain)?;
     let script = args.drive.load()?;
     let length = match (args.seconds, args.steps) {
-        (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= 1e6) => {
+        (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS) => {
             return Err(Failure::BadInput(format!(
-                "--seconds must be from 0 to 1000000, got {s}"
+                "--seconds must be more than 0 and at most {MAX_SECONDS}, got {s}"
             )));
         }
-        (Some(s), _) => Some(RunLength::Seconds(s)),
+        (Some(seconds), Some(steps)) => Some(RunLength::StepsWithin { steps, seconds }),
+        (Some(s), None) => Some(RunLength::Seconds(s)),
         (None, Some(n)) => Some(RunLength::Steps(n)),
         (None, None) => None,
     };

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::config::Script;
+use crate::config::{Script, steps_for};
 use crate::creature::{CreatureSpec, LegPhase};
 use crate::ik::SolverKind;
 use crate::sim::{Command, Summary, Timeline, World};
@@ -16,14 +16,22 @@ use crate::terrain::{Heightfield, TerrainSpec};
 /// How long to run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RunLength {
-    /// Simulated seconds.
-    Seconds(f32),
-    /// World steps.
+    /// Simulated seconds: the run's length without a script; with one, the
+    /// most it lasts (a longer script stops there, a shorter one ends the run).
+    Seconds(f64),
+    /// World steps, script or not (after a script ends the creature stands).
     Steps(u64),
+    /// `steps` world steps, but no more than `seconds` simulated seconds.
+    StepsWithin {
+        /// World steps.
+        steps: u64,
+        /// The cap, in simulated seconds.
+        seconds: f64,
+    },
 }
 
 /// Default length of a run given neither a length nor a script.
-pub const DEFAULT_SECONDS: f32 = 10.0;
+pub const DEFAULT_SECONDS: f64 = 10.0;
 
 /// Everything a headless run needs.
 #[derive(Debug, Clone)]
@@ -71,7 +79,10 @@ impl HeadlessRun {
 
     /// What drives the run, and how many steps it lasts.
     fn timeline(&self, dt: f32) -> (Timeline, u64) {
-        let to_steps = |seconds: f32| (f64::from(seconds) / f64::from(dt)).round() as u64;
+        // Through whole microseconds, like script items, so `--seconds 4`
+        // and a 4 s script are the same number of steps. The cast saturates
+        // (negative or NaN gives 0 steps).
+        let to_steps = |seconds: f64| steps_for((seconds * 1e6).round() as u64, dt);
         let timeline = match &self.script {
             Some(script) => Timeline::from_script(script, dt),
             None => Timeline::constant(Command::Drive {
@@ -79,11 +90,16 @@ impl HeadlessRun {
                 turn: 0.0,
             }),
         };
-        let total = match self.length {
-            Some(RunLength::Steps(n)) => n,
-            Some(RunLength::Seconds(s)) => to_steps(s),
-            None if self.script.is_some() => timeline.end(),
+        let natural = match self.script {
+            Some(_) => timeline.end(),
             None => to_steps(DEFAULT_SECONDS),
+        };
+        let total = match self.length {
+            None => natural,
+            Some(RunLength::Steps(n)) => n,
+            Some(RunLength::Seconds(s)) if self.script.is_some() => natural.min(to_steps(s)),
+            Some(RunLength::Seconds(s)) => to_steps(s),
+            Some(RunLength::StepsWithin { steps, seconds }) => steps.min(to_steps(seconds)),
         };
         (timeline, total)
     }

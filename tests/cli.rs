@@ -183,3 +183,94 @@ fn the_viewer_without_a_terminal_points_to_headless() {
         stderr(&out)
     );
 }
+
+/// A fresh directory for one test's files.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skitter-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The `steps` of the JSON summary `skitter headless ARGS` prints.
+fn headless_steps(args: &[&str]) -> u64 {
+    let mut all = vec!["headless", "--terrain", "flat", "--creature", "strider"];
+    all.extend_from_slice(args);
+    let out = skitter(&all);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    summary["steps"].as_u64().unwrap()
+}
+
+#[test]
+fn scripted_time_is_summed_exactly_and_check_agrees() {
+    let dir = temp_dir("exact");
+    let script = dir.join("short-items.txt");
+    std::fs::write(&script, ["forward 4ms"; 1000].join("\n")).unwrap();
+    let script = script.to_str().unwrap();
+    let out = skitter(&["check", script]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("ok    {script}: drive script: 1000 items, 4 s, 480 steps of 1/120 s\n")
+    );
+    assert_eq!(headless_steps(&["--script", script]), 480);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn seconds_caps_scripts_and_steps() {
+    // Without a script: --seconds is the length.
+    assert_eq!(headless_steps(&["--seconds", "0.5"]), 60);
+    // A script longer than --seconds stops there; a shorter one ends the run.
+    assert_eq!(
+        headless_steps(&["--drive", "forward 5s", "--seconds", "2"]),
+        240
+    );
+    assert_eq!(
+        headless_steps(&["--drive", "forward 1s", "--seconds", "3"]),
+        120
+    );
+    // --steps runs that many steps, script or not, unless --seconds is less.
+    assert_eq!(
+        headless_steps(&["--drive", "forward 5s", "--steps", "50"]),
+        50
+    );
+    assert_eq!(
+        headless_steps(&["--drive", "forward 0.1s", "--steps", "50"]),
+        50
+    );
+    assert_eq!(headless_steps(&["--steps", "600", "--seconds", "2"]), 240);
+    assert_eq!(headless_steps(&["--steps", "60", "--seconds", "2"]), 60);
+}
+
+#[test]
+fn range_messages_state_the_accepted_range() {
+    for seconds in ["0", "-1", "1000001", "NaN", "inf"] {
+        let out = skitter(&["headless", "--seconds", seconds]);
+        assert_eq!(out.status.code(), Some(2), "{seconds}");
+        assert!(
+            stderr(&out).contains(&format!(
+                "--seconds must be more than 0 and at most 1000000, got {}",
+                seconds.parse::<f64>().unwrap()
+            )),
+            "{seconds}: {}",
+            stderr(&out)
+        );
+    }
+    // The largest accepted value is accepted (here capped by --steps).
+    assert_eq!(headless_steps(&["--seconds", "1000000", "--steps", "3"]), 3);
+    let out = skitter(&["headless", "--drive", "forward 86401s"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("from 0 to 86400 s"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        headless_steps(&["--drive", "forward 86400s", "--steps", "2"]),
+        2
+    );
+    let out = skitter(&["headless", "--count", "100001"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("1..=100000"), "{}", stderr(&out));
+}

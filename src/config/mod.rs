@@ -13,7 +13,7 @@ use std::path::Path;
 
 pub use creature::parse_creature;
 pub use error::{ConfigError, Source};
-pub use script::{Script, ScriptAction, ScriptStep, parse_script};
+pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
 pub use terrain::parse_terrain;
 
 use crate::creature::CreatureSpec;
@@ -136,9 +136,11 @@ impl std::fmt::Display for Checked {
             ),
             Checked::Script(s) => write!(
                 f,
-                "drive script: {} items, {:.1} s",
+                "drive script: {} items, {} s, {} steps of 1/{} s",
                 s.steps.len(),
-                s.total_seconds()
+                s.total_seconds(),
+                s.total_steps(crate::sim::DEFAULT_DT),
+                (1.0 / crate::sim::DEFAULT_DT).round()
             ),
         }
     }
