@@ -354,7 +354,7 @@ fn hint_bar(width: u16) -> Paragraph<'static> {
         ("space", "pause"),
         ("i", "solver"),
         ("v", "view"),
-        ("o", "all views"),
+        ("o", "split"),
         ("+/-", "zoom"),
         ("hjkl", "pan"),
         ("f", "follow"),
