@@ -1,7 +1,15 @@
 //! Command-line interface: parse arguments, dispatch, map errors to exit codes.
+//!
+//! Exit codes: 0 ok, 1 I/O or other failure, 2 bad input, 3 the run went bad
+//! (NaN in the simulation, or with `--strict` a quality limit broken).
+//! Nothing here panics on output: every write to stdout or stderr goes
+//! through [`Out`] or [`report`], which turn a closed pipe or a full disk
+//! into exit code 1.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
+use std::num::NonZeroU64;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -12,11 +20,21 @@ use skitter::config::{
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
+use skitter::sim::Summary;
+use skitter::text::printable;
 
 /// Exit code for bad input (files, flags): the user can fix it.
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for failures that are not the input's fault (I/O, terminal).
 const EXIT_FAILURE: u8 = 1;
+/// Exit code for a run that finished but went bad (NaN, or a broken limit
+/// under `--strict`).
+const EXIT_RUN_WENT_BAD: u8 = 3;
+/// The most characters of one line of output (a message names a file, a
+/// field and what is wrong, each already cut to size).
+const LINE_MAX_CHARS: usize = 1000;
+/// The longest `--seconds` accepted (about 11.6 simulated days).
+const MAX_SECONDS: f64 = 1e6;
 
 /// skitter: procedural creatures walking on noise terrain, in your terminal.
 #[derive(Debug, Parser)]
@@ -45,10 +63,13 @@ enum Commands {
 /// What to simulate.
 #[derive(Debug, Args, Clone, Default)]
 pub struct SceneArgs {
-    /// Creature file, or a built-in name (see `skitter list`).
+    /// Creature file, or a built-in name (see `skitter list`). A file is
+    /// meant when a file by that name exists, or the argument contains `/`
+    /// or `\`, or ends in `.toml`; anything else is a built-in name.
     #[arg(long, short = 'c', default_value = "spider")]
     pub creature: String,
-    /// Terrain file, or a built-in name.
+    /// Terrain file, or a built-in name (same rule as --creature: an
+    /// existing file, or a name with `/`, `\` or `.toml`, is a file).
     #[arg(long, short = 't', default_value = "hills")]
     pub terrain: String,
     /// Solver for every leg: fabrik, gradient, two-bone or ccd.
@@ -91,10 +112,14 @@ pub struct RunArgs {
 struct HeadlessArgs {
     #[command(flatten)]
     scene: SceneArgs,
-    /// Simulated seconds to run.
-    #[arg(long, conflicts_with = "steps")]
-    seconds: Option<f32>,
-    /// World steps to run (1/120 s each).
+    /// Simulated seconds (more than 0, at most 1000000): the run's length
+    /// without a script or --steps (default 10), and otherwise the most the
+    /// run lasts: a longer script or --steps stops there.
+    // Negative numbers are taken as values so they get the range message.
+    #[arg(long, allow_negative_numbers = true)]
+    seconds: Option<f64>,
+    /// World steps to run (1/120 s each), with or without a script (after a
+    /// script ends the creature stands).
     #[arg(long)]
     steps: Option<u64>,
     #[command(flatten)]
@@ -102,15 +127,44 @@ struct HeadlessArgs {
     /// Copies of the creature, spread over the terrain.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
-    /// Write one JSON line per step (poses, feet, IK reports) to this file.
+    /// Write one JSON line per step (poses, feet, IK reports) to this file
+    /// (never one of the run's input files).
     #[arg(long)]
     trace: Option<String>,
+    /// With --trace, write every Nth step only (steps N, 2N, …).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    trace_every: u64,
+    /// Also exit with code 3 when a quality limit is broken (foot slip over
+    /// 1 mm, foot gap over 1 cm, bone error over 1e-4 m, any gait violation).
+    #[arg(long)]
+    strict: bool,
 }
 
 impl Cli {
-    /// Runs the command the user asked for.
+    /// Runs the command the user asked for; reports a failure on stderr.
     pub fn run(self) -> ExitCode {
-        let result = match self.command {
+        match self.dispatch() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(failure) => {
+                let code = match &failure {
+                    Failure::BadInput(message) | Failure::Other(message) => {
+                        report(message);
+                        failure.code()
+                    }
+                    Failure::RunWentBad(message) => {
+                        report(&format!("the run went bad: {message}"));
+                        failure.code()
+                    }
+                    Failure::Reported(code) => *code,
+                };
+                ExitCode::from(code)
+            }
+        }
+    }
+
+    fn dispatch(self) -> Result<(), Failure> {
+        match self.command {
             None => crate::viewer::run(
                 &SceneArgs {
                     creature: "spider".into(),
@@ -124,22 +178,8 @@ impl Cli {
                 .load()
                 .and_then(|script| crate::viewer::run(&args.scene, script)),
             Some(Commands::Headless(args)) => run_headless(args),
-            Some(Commands::Check { files }) => return check(&files),
-            Some(Commands::List) => {
-                list();
-                Ok(())
-            }
-        };
-        match result {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(Failure::BadInput(message)) => {
-                eprintln!("error: {message}");
-                ExitCode::from(EXIT_BAD_INPUT)
-            }
-            Err(Failure::Other(message)) => {
-                eprintln!("error: {message}");
-                ExitCode::from(EXIT_FAILURE)
-            }
+            Some(Commands::Check { files }) => check(&files),
+            Some(Commands::List) => list(),
         }
     }
 }
@@ -151,6 +191,66 @@ pub enum Failure {
     BadInput(String),
     /// Something else failed (exit 1).
     Other(String),
+    /// The run finished but went bad (exit 3); says why.
+    RunWentBad(String),
+    /// Already reported (on stdout, as `check` does): exit with this code.
+    Reported(u8),
+}
+
+impl Failure {
+    /// The process exit code for this failure.
+    fn code(&self) -> u8 {
+        match self {
+            Failure::BadInput(_) => EXIT_BAD_INPUT,
+            Failure::Other(_) => EXIT_FAILURE,
+            Failure::RunWentBad(_) => EXIT_RUN_WENT_BAD,
+            Failure::Reported(code) => *code,
+        }
+    }
+}
+
+/// Writes `error: MESSAGE` as one printable line on stderr. If stderr itself
+/// cannot be written (closed, full) there is nowhere left to say so; the
+/// exit code still tells.
+fn report(message: &str) {
+    to_stderr(&format!("error: {message}"));
+}
+
+/// One line on stderr, made printable. A failing stderr has nowhere left to
+/// report to, so its error is dropped rather than turned into a panic.
+fn to_stderr(line: &str) {
+    let line = printable(line, LINE_MAX_CHARS);
+    let mut stderr = io::stderr().lock();
+    let _ = writeln!(stderr, "{line}").and_then(|()| stderr.flush());
+}
+
+/// Standard output for results: every line checked for write errors, so a
+/// closed pipe (`skitter list | head -1`) or a full disk is a failure with a
+/// message (exit 1), not a panic.
+struct Out {
+    stdout: io::StdoutLock<'static>,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out {
+            stdout: io::stdout().lock(),
+        }
+    }
+
+    /// Writes `text` and a newline.
+    fn line(&mut self, text: &str) -> Result<(), Failure> {
+        writeln!(self.stdout, "{text}").map_err(Self::failed)
+    }
+
+    /// Flushes what is buffered: a full disk may only show here.
+    fn finish(mut self) -> Result<(), Failure> {
+        self.stdout.flush().map_err(Self::failed)
+    }
+
+    fn failed(e: io::Error) -> Failure {
+        Failure::Other(format!("cannot write to standard output: {e}"))
+    }
 }
 
 impl From<ConfigError> for Failure {
@@ -162,17 +262,21 @@ impl From<ConfigError> for Failure {
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     let (creature, warnings) = load_creature_with_warnings(&args.scene.creature)?;
     for warning in warnings {
-        eprintln!("{warning}");
+        to_stderr(&warning.to_string());
     }
     let terrain = load_terrain(&args.scene.terrain)?;
     let script = args.drive.load()?;
+    if let Some(trace) = &args.trace {
+        refuse_to_overwrite_inputs(trace, &args)?;
+    }
     let length = match (args.seconds, args.steps) {
-        (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= 1e6) => {
+        (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS) => {
             return Err(Failure::BadInput(format!(
-                "--seconds must be from 0 to 1000000, got {s}"
+                "--seconds must be more than 0 and at most {MAX_SECONDS}, got {s}"
             )));
         }
-        (Some(s), _) => Some(RunLength::Seconds(s)),
+        (Some(seconds), Some(steps)) => Some(RunLength::StepsWithin { steps, seconds }),
+        (Some(s), None) => Some(RunLength::Seconds(s)),
         (None, Some(n)) => Some(RunLength::Steps(n)),
         (None, None) => None,
     };
@@ -190,50 +294,125 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
         })?)),
         None => None,
     };
-    let summary = headless::run(&run, trace_file.as_mut().map(|w| w as &mut dyn Write)).map_err(
-        |e| match e {
-            headless::HeadlessError::Solver(message) => Failure::BadInput(message),
-            other => Failure::Other(other.to_string()),
-        },
-    )?;
+    // clap's range check (1..) makes a zero impossible; 1 is a safe fallback.
+    let every = NonZeroU64::new(args.trace_every).unwrap_or(NonZeroU64::MIN);
+    let summary = headless::run_with_trace_every(
+        &run,
+        trace_file.as_mut().map(|w| w as &mut dyn Write),
+        every,
+    )
+    .map_err(|e| match e {
+        headless::HeadlessError::Solver(message) => Failure::BadInput(message),
+        other => Failure::Other(other.to_string()),
+    })?;
     let json = serde_json::to_string_pretty(&summary).map_err(|e| Failure::Other(e.to_string()))?;
-    println!("{json}");
+    let mut out = Out::new();
+    out.line(&json)?;
+    out.finish()?;
+    match went_bad(&summary, args.strict) {
+        Some(reason) => Err(Failure::RunWentBad(reason)),
+        None => Ok(()),
+    }
+}
+
+/// Why a finished run counts as bad, if it does: NaN anywhere in the
+/// simulation, and with `strict` every broken quality limit.
+fn went_bad(summary: &Summary, strict: bool) -> Option<String> {
+    let mut reasons = Vec::new();
+    if summary.nan_count > 0 {
+        reasons.push(format!(
+            "nan_count {}: the simulation produced NaN",
+            summary.nan_count
+        ));
+    }
+    if strict {
+        reasons.extend(headless::quality_breaches(summary));
+    }
+    (!reasons.is_empty()).then(|| reasons.join("; "))
+}
+
+/// Refuses a `--trace` file that is one of the run's inputs (creature,
+/// terrain or script file): creating the trace would destroy it.
+fn refuse_to_overwrite_inputs(trace: &str, args: &HeadlessArgs) -> Result<(), Failure> {
+    let Some(trace_path) = canonical(trace) else {
+        return Ok(());
+    };
+    let inputs = [
+        (
+            "creature",
+            Some(&args.scene.creature).filter(|a| config::is_path(a)),
+        ),
+        (
+            "terrain",
+            Some(&args.scene.terrain).filter(|a| config::is_path(a)),
+        ),
+        ("script", args.drive.script.as_ref()),
+    ];
+    for (what, input) in inputs {
+        if let Some(input) = input
+            && canonical(input).as_ref() == Some(&trace_path)
+        {
+            return Err(Failure::BadInput(format!(
+                "--trace {trace} is the {what} file {input}; writing the trace would destroy it. \
+                 Choose another trace file"
+            )));
+        }
+    }
     Ok(())
 }
 
-fn check(files: &[String]) -> ExitCode {
+/// `path` made absolute with every link resolved; for a file that does not
+/// exist yet, its directory's canonical path and its name.
+fn canonical(path: &str) -> Option<PathBuf> {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return Some(path);
+    }
+    let path = Path::new(path);
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
+}
+
+fn check(files: &[String]) -> Result<(), Failure> {
+    let mut out = Out::new();
     let mut failed = false;
     for file in files {
-        match check_file_with_warnings(file) {
+        // The file name is echoed, so it is made printable like any value.
+        let line = match check_file_with_warnings(file) {
             Ok((checked, warnings)) => {
                 for warning in warnings {
-                    println!("{warning}");
+                    out.line(&printable(&warning.to_string(), LINE_MAX_CHARS))?;
                 }
-                println!("ok    {file}: {checked}");
+                format!("ok    {}: {checked}", printable(file, LINE_MAX_CHARS))
             }
             Err(e) => {
                 failed = true;
-                println!("error {e}");
+                format!("error {e}")
             }
-        }
+        };
+        out.line(&printable(&line, LINE_MAX_CHARS))?;
     }
+    out.finish()?;
     if failed {
-        ExitCode::from(EXIT_BAD_INPUT)
+        Err(Failure::Reported(EXIT_BAD_INPUT))
     } else {
-        ExitCode::SUCCESS
+        Ok(())
     }
 }
 
-fn list() {
-    println!("creatures (--creature NAME):");
+fn list() -> Result<(), Failure> {
+    let mut out = Out::new();
+    out.line("creatures (--creature NAME):")?;
     for b in CREATURES {
         let description = config::parse_creature(b.name, b.text)
             .ok()
             .and_then(|c| c.description)
             .unwrap_or_default();
-        println!("  {:<10} {description}", b.name);
+        out.line(&format!("  {:<10} {description}", b.name))?;
     }
-    println!("terrains (--terrain NAME):");
+    out.line("terrains (--terrain NAME):")?;
     for b in TERRAINS {
         let line = b
             .text
@@ -242,6 +421,49 @@ fn list() {
             .unwrap_or("")
             .trim_start_matches('#')
             .trim();
-        println!("  {:<10} {line}", b.name);
+        out.line(&format!("  {:<10} {line}", b.name))?;
+    }
+    out.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The summary of a one-step run, to alter.
+    fn summary() -> Summary {
+        let run = HeadlessRun {
+            creature: config::default_creature(),
+            terrain: config::default_terrain(),
+            solver: None,
+            length: Some(RunLength::Steps(1)),
+            script: None,
+            count: 1,
+        };
+        headless::run(&run, None).unwrap()
+    }
+
+    #[test]
+    fn nan_makes_a_run_bad_strict_or_not() {
+        let mut s = summary();
+        assert_eq!(went_bad(&s, false), None);
+        assert_eq!(went_bad(&s, true), None);
+        s.nan_count = 3;
+        let reason = went_bad(&s, false).unwrap();
+        assert_eq!(reason, "nan_count 3: the simulation produced NaN");
+        assert_eq!(Failure::RunWentBad(reason).code(), 3);
+    }
+
+    #[test]
+    fn strict_names_every_broken_limit() {
+        let mut s = summary();
+        s.foot_slip_max = 0.002;
+        s.gait_violations = 2;
+        assert_eq!(went_bad(&s, false), None);
+        assert_eq!(
+            went_bad(&s, true).unwrap(),
+            "foot_slip_max 0.002 m is over the limit of 0.001 m; \
+             gait_violations 2 is over the limit of 0"
+        );
     }
 }

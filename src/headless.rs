@@ -2,12 +2,13 @@
 //! a JSON summary at the end and an optional JSON-lines trace of every step.
 
 use std::io::Write;
+use std::num::NonZeroU64;
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::config::Script;
+use crate::config::{Script, steps_for};
 use crate::creature::{CreatureSpec, LegPhase};
 use crate::ik::SolverKind;
 use crate::sim::{Command, Summary, Timeline, World};
@@ -16,14 +17,22 @@ use crate::terrain::{Heightfield, TerrainSpec};
 /// How long to run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RunLength {
-    /// Simulated seconds.
-    Seconds(f32),
-    /// World steps.
+    /// Simulated seconds: the run's length without a script; with one, the
+    /// most it lasts (a longer script stops there, a shorter one ends the run).
+    Seconds(f64),
+    /// World steps, script or not (after a script ends the creature stands).
     Steps(u64),
+    /// `steps` world steps, but no more than `seconds` simulated seconds.
+    StepsWithin {
+        /// World steps.
+        steps: u64,
+        /// The cap, in simulated seconds.
+        seconds: f64,
+    },
 }
 
 /// Default length of a run given neither a length nor a script.
-pub const DEFAULT_SECONDS: f32 = 10.0;
+pub const DEFAULT_SECONDS: f64 = 10.0;
 
 /// Everything a headless run needs.
 #[derive(Debug, Clone)]
@@ -71,7 +80,10 @@ impl HeadlessRun {
 
     /// What drives the run, and how many steps it lasts.
     fn timeline(&self, dt: f32) -> (Timeline, u64) {
-        let to_steps = |seconds: f32| (f64::from(seconds) / f64::from(dt)).round() as u64;
+        // Through whole microseconds, like script items, so `--seconds 4`
+        // and a 4 s script are the same number of steps. The cast saturates
+        // (negative or NaN gives 0 steps).
+        let to_steps = |seconds: f64| steps_for((seconds * 1e6).round() as u64, dt);
         let timeline = match &self.script {
             Some(script) => Timeline::from_script(script, dt),
             None => Timeline::constant(Command::Drive {
@@ -79,20 +91,32 @@ impl HeadlessRun {
                 turn: 0.0,
             }),
         };
-        let total = match self.length {
-            Some(RunLength::Steps(n)) => n,
-            Some(RunLength::Seconds(s)) => to_steps(s),
-            None if self.script.is_some() => timeline.end(),
+        let natural = match self.script {
+            Some(_) => timeline.end(),
             None => to_steps(DEFAULT_SECONDS),
+        };
+        let total = match self.length {
+            None => natural,
+            Some(RunLength::Steps(n)) => n,
+            Some(RunLength::Seconds(s)) if self.script.is_some() => natural.min(to_steps(s)),
+            Some(RunLength::Seconds(s)) => to_steps(s),
+            Some(RunLength::StepsWithin { steps, seconds }) => steps.min(to_steps(seconds)),
         };
         (timeline, total)
     }
 }
 
 /// Runs the simulation; writes one JSON line per step to `trace` if given.
-pub fn run(
+pub fn run(spec: &HeadlessRun, trace: Option<&mut dyn Write>) -> Result<Summary, HeadlessError> {
+    run_with_trace_every(spec, trace, NonZeroU64::MIN)
+}
+
+/// Runs the simulation; writes one JSON line every `every` steps (after
+/// steps `every`, `2 × every`, …) to `trace` if given.
+pub fn run_with_trace_every(
     spec: &HeadlessRun,
     mut trace: Option<&mut dyn Write>,
+    every: NonZeroU64,
 ) -> Result<Summary, HeadlessError> {
     spec.check_solvers()?;
     let terrain = Arc::new(Heightfield::generate(&spec.terrain));
@@ -107,7 +131,10 @@ pub fn run(
         // Checked above: scripted solvers fit every leg, so nothing is refused.
         let _ = timeline.apply_due(&mut world);
         world.step();
-        if let Some(out) = trace.as_deref_mut() {
+        if let Some(out) = trace
+            .as_deref_mut()
+            .filter(|_| world.metrics().steps.is_multiple_of(every.get()))
+        {
             serde_json::to_writer(&mut *out, &TraceLine::of(&world))
                 .map_err(std::io::Error::from)?;
             out.write_all(b"\n")?;
@@ -117,6 +144,38 @@ pub fn run(
         out.flush()?;
     }
     Ok(world.summary(started.elapsed().as_secs_f64()))
+}
+
+/// Most foot slip a good run shows (metres): a planted foot moving more
+/// than a millimetre is visibly skating.
+pub const FOOT_SLIP_LIMIT: f32 = 0.001;
+/// Most gap between a planted foot and the ground (metres): a centimetre.
+pub const FOOT_GAP_LIMIT: f32 = 0.01;
+/// Most change in a bone's length (metres).
+pub const BONE_ERROR_LIMIT: f32 = 1e-4;
+/// Most gait violations (a leg lifting while the gait forbids it): none.
+pub const GAIT_VIOLATION_LIMIT: u64 = 0;
+
+/// Every quality limit `summary` breaks, one line each naming the figure,
+/// its value and the limit (empty for a good run). A NaN figure counts as
+/// broken.
+pub fn quality_breaches(summary: &Summary) -> Vec<String> {
+    let mut breaches = Vec::new();
+    let mut metres = |name: &str, value: f32, limit: f32| {
+        if value.is_nan() || value > limit {
+            breaches.push(format!("{name} {value} m is over the limit of {limit} m"));
+        }
+    };
+    metres("foot_slip_max", summary.foot_slip_max, FOOT_SLIP_LIMIT);
+    metres("foot_gap_max", summary.foot_gap_max, FOOT_GAP_LIMIT);
+    metres("bone_error_max", summary.bone_error_max, BONE_ERROR_LIMIT);
+    if summary.gait_violations > GAIT_VIOLATION_LIMIT {
+        breaches.push(format!(
+            "gait_violations {} is over the limit of {GAIT_VIOLATION_LIMIT}",
+            summary.gait_violations
+        ));
+    }
+    breaches
 }
 
 /// One step of the trace: every creature's pose, feet and IK reports.

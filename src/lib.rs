@@ -20,4 +20,5 @@ pub mod math;
 pub mod render;
 pub mod sim;
 pub mod terrain;
+pub mod text;
 pub mod tui;

@@ -183,3 +183,322 @@ fn the_viewer_without_a_terminal_points_to_headless() {
         stderr(&out)
     );
 }
+
+/// A fresh directory for one test's files.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skitter-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The `steps` of the JSON summary `skitter headless ARGS` prints.
+fn headless_steps(args: &[&str]) -> u64 {
+    let mut all = vec!["headless", "--terrain", "flat", "--creature", "strider"];
+    all.extend_from_slice(args);
+    let out = skitter(&all);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    summary["steps"].as_u64().unwrap()
+}
+
+#[test]
+fn scripted_time_is_summed_exactly_and_check_agrees() {
+    let dir = temp_dir("exact");
+    let script = dir.join("short-items.txt");
+    std::fs::write(&script, ["forward 4ms"; 1000].join("\n")).unwrap();
+    let script = script.to_str().unwrap();
+    let out = skitter(&["check", script]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("ok    {script}: drive script: 1000 items, 4 s, 480 steps of 1/120 s\n")
+    );
+    assert_eq!(headless_steps(&["--script", script]), 480);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn seconds_caps_scripts_and_steps() {
+    // Without a script: --seconds is the length.
+    assert_eq!(headless_steps(&["--seconds", "0.5"]), 60);
+    // A script longer than --seconds stops there; a shorter one ends the run.
+    assert_eq!(
+        headless_steps(&["--drive", "forward 5s", "--seconds", "2"]),
+        240
+    );
+    assert_eq!(
+        headless_steps(&["--drive", "forward 1s", "--seconds", "3"]),
+        120
+    );
+    // --steps runs that many steps, script or not, unless --seconds is less.
+    assert_eq!(
+        headless_steps(&["--drive", "forward 5s", "--steps", "50"]),
+        50
+    );
+    assert_eq!(
+        headless_steps(&["--drive", "forward 0.1s", "--steps", "50"]),
+        50
+    );
+    assert_eq!(headless_steps(&["--steps", "600", "--seconds", "2"]), 240);
+    assert_eq!(headless_steps(&["--steps", "60", "--seconds", "2"]), 60);
+}
+
+#[test]
+fn range_messages_state_the_accepted_range() {
+    for seconds in ["0", "-1", "1000001", "NaN", "inf"] {
+        let out = skitter(&["headless", "--seconds", seconds]);
+        assert_eq!(out.status.code(), Some(2), "{seconds}");
+        assert!(
+            stderr(&out).contains(&format!(
+                "--seconds must be more than 0 and at most 1000000, got {}",
+                seconds.parse::<f64>().unwrap()
+            )),
+            "{seconds}: {}",
+            stderr(&out)
+        );
+    }
+    // The largest accepted value is accepted (here capped by --steps).
+    assert_eq!(headless_steps(&["--seconds", "1000000", "--steps", "3"]), 3);
+    let out = skitter(&["headless", "--drive", "forward 86401s"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("from 0 to 86400 s"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        headless_steps(&["--drive", "forward 86400s", "--steps", "2"]),
+        2
+    );
+    let out = skitter(&["headless", "--count", "100001"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("1..=100000"), "{}", stderr(&out));
+}
+
+/// `skitter ARGS` with its stdout the write end of a pipe whose read end is
+/// already closed: every write fails with a broken pipe, at once.
+#[cfg(unix)]
+fn skitter_into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_skitter"))
+        .args(args)
+        .stdout(writer)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_exits_1_with_one_line_and_no_panic() {
+    for args in [
+        &["list"][..],
+        &["check", "creatures/spider.toml"],
+        &["headless", "--steps", "5"],
+    ] {
+        let out = skitter_into_closed_pipe(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            "error: cannot write to standard output: Broken pipe (os error 32)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_exits_1_with_one_line_and_no_panic() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skitter"))
+        .arg("list")
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "error: cannot write to standard output: No space left on device (os error 28)\n"
+    );
+}
+
+#[test]
+fn echoed_input_cannot_drive_the_terminal() {
+    let dir = temp_dir("escape");
+    let evil = dir.join("evil.toml");
+    std::fs::write(
+        &evil,
+        std::fs::read_to_string("creatures/spider.toml")
+            .unwrap()
+            .replace("\"back_right\"]", "\"\\u001b]0;pwned\\u0007\"]"),
+    )
+    .unwrap();
+    let evil = evil.to_str().unwrap();
+    let out = skitter(&["headless", "--creature", evil]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        !message.contains('\u{1b}') && !message.contains('\u{7}'),
+        "{message:?}"
+    );
+    assert!(
+        message.contains("unknown leg `\\u{1b}]0;pwned\\u{7}`"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+    // `check` prints on stdout, escaped the same way.
+    let out = skitter(&["check", evil]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("\\u{1b}]0;pwned\\u{7}"), "{text}");
+    // A long unknown built-in name is cut to 80 characters and `…`.
+    let long = format!("\u{1b}[2J{}", "x".repeat(200));
+    let out = skitter(&["headless", "--creature", &long]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.starts_with(&format!("error: \\u{{1b}}[2J{}…: ", "x".repeat(71))),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn trace_never_overwrites_an_input_file() {
+    let dir = temp_dir("trace-inputs");
+    let creature = dir.join("mine.toml");
+    std::fs::copy("creatures/spider.toml", &creature).unwrap();
+    let script = dir.join("drive.txt");
+    std::fs::write(&script, "forward 0.1s").unwrap();
+    let creature = creature.to_str().unwrap();
+    let script_path = script.to_str().unwrap();
+    // The same file by another spelling is still the same file.
+    let other_spelling = format!(
+        "{}/../{}/mine.toml",
+        dir.display(),
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    for (trace, what) in [
+        (creature, "creature"),
+        (other_spelling.as_str(), "creature"),
+        ("terrain/flat.toml", "terrain"),
+        (script_path, "script"),
+    ] {
+        let before = std::fs::read(trace).unwrap();
+        let out = skitter(&[
+            "headless",
+            "--creature",
+            creature,
+            "--terrain",
+            "terrain/flat.toml",
+            "--script",
+            script_path,
+            "--trace",
+            trace,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{trace}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("--trace {trace} is the {what} file")),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read(trace).unwrap(), before, "{trace} was touched");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn trace_every_writes_every_nth_step() {
+    let dir = temp_dir("trace-every");
+    let trace = dir.join("trace.jsonl");
+    let out = skitter(&[
+        "headless",
+        "--terrain",
+        "flat",
+        "--steps",
+        "100",
+        "--trace-every",
+        "30",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let steps: Vec<u64> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["step"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(steps, vec![30, 60, 90]);
+    let out = skitter(&[
+        "headless",
+        "--trace-every",
+        "0",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn strict_exits_3_naming_the_broken_limit_and_still_prints_the_summary() {
+    let dir = temp_dir("strict");
+    // One CCD iteration per solve: the feet cannot keep up with the ground.
+    let sloppy = dir.join("sloppy.toml");
+    std::fs::write(
+        &sloppy,
+        std::fs::read_to_string("creatures/spider.toml")
+            .unwrap()
+            .replace("kind = \"fabrik\"", "kind = \"ccd\"")
+            .replace("max_iterations = 32", "max_iterations = 1"),
+    )
+    .unwrap();
+    let sloppy = sloppy.to_str().unwrap();
+    let args = [
+        "headless",
+        "--creature",
+        sloppy,
+        "--terrain",
+        "flat",
+        "--seconds",
+        "3",
+    ];
+    let out = skitter(&args);
+    assert!(out.status.success(), "without --strict: {}", stderr(&out));
+    let mut strict = args.to_vec();
+    strict.push("--strict");
+    let out = skitter(&strict);
+    assert_eq!(out.status.code(), Some(3));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let slip = summary["foot_slip_max"].as_f64().unwrap();
+    assert!(
+        slip > f64::from(skitter::headless::FOOT_SLIP_LIMIT),
+        "{summary}"
+    );
+    let message = stderr(&out);
+    assert!(
+        message.starts_with("error: the run went bad: foot_slip_max "),
+        "{message}"
+    );
+    assert!(message.contains("over the limit of 0.001 m"), "{message}");
+    assert_eq!(message.lines().count(), 1);
+    // A good run passes --strict.
+    let out = skitter(&[
+        "headless",
+        "--terrain",
+        "flat",
+        "--seconds",
+        "3",
+        "--strict",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -118,7 +118,7 @@ fn viewer_walks_switches_views_and_solvers_and_quits_cleanly() {
     s.wait_for("side view");
     s.press("i");
     s.wait_for("solver: gradient");
-    s.press("V");
+    s.press("O");
     s.wait_for("perspective view");
     s.press("?");
     s.wait_for("keys (? to close)");
@@ -161,7 +161,7 @@ fn a_broken_reload_shows_the_error_and_keeps_running() {
         original.replace("speed = 0.9", "speed = \"fast\""),
     )
     .unwrap();
-    s.press("R");
+    s.press("r");
     let text = s.wait_for("reload failed, keeping the running creature");
     assert!(text.contains("body.speed"), "{text}");
     s.press("w");

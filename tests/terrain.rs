@@ -6,6 +6,8 @@ use proptest::prelude::*;
 use skitter::config::{TERRAINS, parse_terrain};
 use skitter::terrain::{GridOrigin, Heightfield};
 
+mod common;
+
 fn terrain(text: &str) -> Heightfield {
     Heightfield::generate(&parse_terrain("t.toml", text).unwrap())
 }
@@ -232,7 +234,7 @@ fn same_seed_same_terrain_other_seed_other_terrain() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(common::deterministic(200))]
 
     /// A ray's hit is on the surface, and no point of the ray before it is
     /// underground (checked by dense sampling): the march never tunnels.

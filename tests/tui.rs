@@ -163,7 +163,7 @@ fn names_from_files_cannot_inject_escape_sequences() {
     let app = App::new(creature, default_terrain(), sources, None);
     let text = frame(&app, 120, 40);
     assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'));
-    assert!(text.contains("evil?[2J?spider"), "{text}");
+    assert!(text.contains("evil\\u{1b}[2J\\u{7}spider"), "{text}");
 }
 
 fn default_creature_text() -> String {

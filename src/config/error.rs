@@ -20,8 +20,11 @@ pub struct ConfigError {
 }
 
 impl fmt::Display for ConfigError {
+    /// `file:line:column: field: message`, every part that may echo input
+    /// made printable (control characters escaped, long values cut).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+        use crate::text::{MESSAGE_MAX_CHARS, VALUE_MAX_CHARS, printable};
+        f.write_str(&printable(&self.file, VALUE_MAX_CHARS))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
@@ -30,9 +33,9 @@ impl fmt::Display for ConfigError {
         }
         f.write_str(": ")?;
         if let Some(field) = &self.field {
-            write!(f, "{field}: ")?;
+            write!(f, "{}: ", printable(field, VALUE_MAX_CHARS))?;
         }
-        f.write_str(&self.message)
+        f.write_str(&printable(&self.message, MESSAGE_MAX_CHARS))
     }
 }
 
@@ -170,6 +173,27 @@ mod tests {
         );
         let err = src.error(None, "", "cannot read");
         assert_eq!(err.to_string(), "creatures/x.toml: cannot read");
+    }
+
+    #[test]
+    fn display_escapes_control_characters_and_cuts_long_values() {
+        let err = ConfigError {
+            file: "x\u{1b}]0;title\u{7}.toml".into(),
+            line: Some(3),
+            column: Some(1),
+            field: Some(format!("legs[0].{}", "n".repeat(100))),
+            message: "unknown leg `\u{1b}]0;owned\u{7}`\nnext line".into(),
+        };
+        let shown = err.to_string();
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        assert_eq!(
+            shown,
+            format!(
+                "x\\u{{1b}}]0;title\\u{{7}}.toml:3:1: legs[0].{}…: \
+                 unknown leg `\\u{{1b}}]0;owned\\u{{7}}`\\nnext line",
+                "n".repeat(72)
+            )
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub use creature::{
     parse_creature_with_warnings,
 };
 pub use error::{ConfigError, Source, Warning};
-pub use script::{Script, ScriptAction, ScriptStep, parse_script};
+pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
 pub use terrain::parse_terrain;
 
 use crate::creature::CreatureSpec;
@@ -57,15 +57,22 @@ pub fn default_terrain() -> TerrainSpec {
     parse_terrain("<built-in hills>", TERRAINS[0].text).expect("built-in hills are valid")
 }
 
-/// Resolves `arg` to a file (if it exists or looks like a path) or a built-in
-/// name: the name to show in messages (`<built-in NAME>` for built-ins), and the text.
+/// Whether a `--creature`/`--terrain` argument names a file rather than a
+/// built-in: it does when a file by that name exists, or when it contains
+/// `/` or `\\`, or ends in `.toml` (then a missing file is an error, never a
+/// built-in). Anything else is a built-in name (`spider`, `hills`).
+pub fn is_path(arg: &str) -> bool {
+    arg.contains('/') || arg.contains('\\') || arg.ends_with(".toml") || Path::new(arg).is_file()
+}
+
+/// Resolves `arg` to a file or a built-in name (the rule is [`is_path`]):
+/// the name to show in messages (`<built-in NAME>` for built-ins), and the text.
 fn resolve(
     arg: &str,
     builtins: &'static [BuiltIn],
     what: &str,
 ) -> Result<(String, String), ConfigError> {
-    let looks_like_path = arg.contains('/') || arg.contains('\\') || arg.ends_with(".toml");
-    if Path::new(arg).is_file() || looks_like_path {
+    if is_path(arg) {
         return read_file(arg).map(|text| (arg.to_string(), text));
     }
     match builtins.iter().find(|b| b.name.eq_ignore_ascii_case(arg)) {
@@ -173,9 +180,11 @@ impl std::fmt::Display for Checked {
             ),
             Checked::Script(s) => write!(
                 f,
-                "drive script: {} items, {:.1} s",
+                "drive script: {} items, {} s, {} steps of 1/{} s",
                 s.steps.len(),
-                s.total_seconds()
+                s.total_seconds(),
+                s.total_steps(crate::sim::DEFAULT_DT),
+                (1.0 / crate::sim::DEFAULT_DT).round()
             ),
         }
     }

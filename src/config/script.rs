@@ -4,6 +4,11 @@
 //! movement item is one or more of `forward`, `back`, `left`, `right` joined
 //! by `+` (or `stop`/`wait`), then a duration in seconds (`5s`, `2.5s`,
 //! `500ms`, or a bare number). `solver KIND` and `reset` take effect at once.
+//!
+//! Durations are kept in whole microseconds and summed exactly; a time is
+//! turned into simulation steps once, from the exact sum ([`steps_for`]), so
+//! a thousand items of `forward 4ms` last exactly 4 s, not a thousand
+//! separately rounded steps.
 
 use super::error::{ConfigError, Source};
 use crate::ik::SolverKind;
@@ -30,8 +35,32 @@ pub enum ScriptAction {
 pub struct ScriptStep {
     /// What to do.
     pub action: ScriptAction,
-    /// How long, in seconds (0 for instantaneous actions).
-    pub seconds: f32,
+    /// How long, in whole microseconds (0 for instantaneous actions):
+    /// integers, so any number of items adds up exactly.
+    pub micros: u64,
+}
+
+impl ScriptStep {
+    /// How long, in seconds.
+    pub fn seconds(&self) -> f64 {
+        micros_to_seconds(self.micros)
+    }
+}
+
+/// The longest duration one item may have, in seconds (a day).
+pub const MAX_ITEM_SECONDS: f64 = 86_400.0;
+
+const MICROS_PER_SECOND: u64 = 1_000_000;
+
+fn micros_to_seconds(micros: u64) -> f64 {
+    micros as f64 / MICROS_PER_SECOND as f64
+}
+
+/// The number of simulation steps of `dt` seconds closest to `micros`
+/// microseconds: the one rounding between script time and steps, used for
+/// every cue, for the run's length and by `skitter check`, so they agree.
+pub fn steps_for(micros: u64, dt: f32) -> u64 {
+    (micros_to_seconds(micros) / f64::from(dt)).round() as u64
 }
 
 /// A parsed drive script.
@@ -42,9 +71,20 @@ pub struct Script {
 }
 
 impl Script {
+    /// Total scripted time, in whole microseconds (exact).
+    pub fn total_micros(&self) -> u64 {
+        // Each item is at most a day, so even billions of items cannot overflow.
+        self.steps.iter().map(|s| s.micros).sum()
+    }
+
     /// Total scripted time, in seconds.
-    pub fn total_seconds(&self) -> f32 {
-        self.steps.iter().map(|s| s.seconds).sum()
+    pub fn total_seconds(&self) -> f64 {
+        micros_to_seconds(self.total_micros())
+    }
+
+    /// How many steps of `dt` seconds the script lasts.
+    pub fn total_steps(&self, dt: f32) -> u64 {
+        steps_for(self.total_micros(), dt)
     }
 
     /// Every solver the script switches to, in order.
@@ -55,13 +95,16 @@ impl Script {
         })
     }
 
-    /// Seconds spent with a non-zero throttle.
+    /// Seconds spent with a non-zero throttle (for comparisons with speeds,
+    /// hence `f32`).
     pub fn driven_seconds(&self) -> f32 {
-        self.steps
+        let micros: u64 = self
+            .steps
             .iter()
             .filter(|s| matches!(s.action, ScriptAction::Drive { forward, .. } if forward != 0.0))
-            .map(|s| s.seconds)
-            .sum()
+            .map(|s| s.micros)
+            .sum();
+        micros_to_seconds(micros) as f32
     }
 }
 
@@ -100,7 +143,7 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
     match head.as_str() {
         "reset" if rest.is_empty() => Ok(ScriptStep {
             action: ScriptAction::Reset,
-            seconds: 0.0,
+            micros: 0,
         }),
         "solver" => {
             let [kind] = rest.as_slice() else {
@@ -111,7 +154,7 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
             let kind = kind.parse::<SolverKind>().map_err(|e| at(e.to_string()))?;
             Ok(ScriptStep {
                 action: ScriptAction::SetSolver(kind),
-                seconds: 0.0,
+                micros: 0,
             })
         }
         _ => {
@@ -131,31 +174,37 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
                     "{head} needs one duration, e.g. `{head} 5s`; got {item:?}"
                 )));
             };
-            let seconds = parse_duration(duration).ok_or_else(|| {
-                at(format!("bad duration {duration:?}: use seconds like 5s or 2.5, or milliseconds like 500ms (0 to 86400 s)"))
+            let micros = parse_duration(duration).ok_or_else(|| {
+                at(format!(
+                    "bad duration {duration:?}: use seconds like 5s or 2.5, or milliseconds \
+                     like 500ms, from 0 to {MAX_ITEM_SECONDS} s"
+                ))
             })?;
             Ok(ScriptStep {
                 action: ScriptAction::Drive {
                     forward: forward.clamp(-1.0, 1.0),
                     turn: turn.clamp(-1.0, 1.0),
                 },
-                seconds,
+                micros,
             })
         }
     }
 }
 
-fn parse_duration(text: &str) -> Option<f32> {
+/// A duration in whole microseconds (rounded), if `text` is one from 0 to
+/// [`MAX_ITEM_SECONDS`].
+fn parse_duration(text: &str) -> Option<u64> {
     let text = text.to_ascii_lowercase();
-    let seconds = if let Some(ms) = text.strip_suffix("ms") {
-        ms.parse::<f32>().ok()? / 1000.0
-    } else {
-        text.strip_suffix('s')
-            .unwrap_or(&text)
-            .parse::<f32>()
-            .ok()?
+    // Milliseconds are scaled by an integer, so `4ms` is exactly 4000 µs.
+    let (number, micros_per_unit) = match text.strip_suffix("ms") {
+        Some(ms) => (ms, 1_000.0),
+        None => (text.strip_suffix('s').unwrap_or(&text), 1_000_000.0),
     };
-    (seconds.is_finite() && (0.0..=86_400.0).contains(&seconds)).then_some(seconds)
+    let value = number.parse::<f64>().ok()?;
+    let micros = value * micros_per_unit;
+    let max_micros = MAX_ITEM_SECONDS * 1e6;
+    // In range, the cast is exact for the rounded value (below 2^53).
+    (micros.is_finite() && (0.0..=max_micros).contains(&micros)).then(|| micros.round() as u64)
 }
 
 #[cfg(test)]
@@ -192,7 +241,8 @@ mod tests {
             script.steps[1].action,
             ScriptAction::SetSolver(SolverKind::Ccd)
         );
-        assert_eq!(script.steps[2].seconds, 0.5);
+        assert_eq!(script.steps[2].micros, 500_000);
+        assert_eq!(script.steps[2].seconds(), 0.5);
         assert_eq!(script.steps[3].action, ScriptAction::Reset);
     }
 
@@ -209,5 +259,31 @@ mod tests {
         assert!(err.message.contains("valid solvers are"), "{err}");
         assert!(parse_script("--drive", " # nothing\n").is_err());
         assert!(parse_script("--drive", "forward -3s").is_err());
+    }
+
+    #[test]
+    fn durations_are_exact_microseconds_within_a_day() {
+        let script =
+            parse_script("t", "forward 4ms, left 2.5s, wait 0.0000004, stop 86400").unwrap();
+        let micros: Vec<u64> = script.steps.iter().map(|s| s.micros).collect();
+        assert_eq!(micros, vec![4_000, 2_500_000, 0, 86_400_000_000]);
+        assert!(parse_script("t", "forward 86400.000001s").is_err());
+        assert!(parse_script("t", "forward 86400001ms").is_err());
+        assert!(parse_script("t", "forward NaN").is_err());
+        assert!(parse_script("t", "forward inf").is_err());
+        let err = parse_script("t", "forward 1e9s").unwrap_err();
+        assert!(err.message.contains("from 0 to 86400 s"), "{err}");
+    }
+
+    #[test]
+    fn a_thousand_short_items_add_up_exactly() {
+        let text = ["forward 4ms"; 1000].join(", ");
+        let script = parse_script("t", &text).unwrap();
+        assert_eq!(script.total_micros(), 4_000_000);
+        assert_eq!(script.total_seconds(), 4.0);
+        assert_eq!(script.total_steps(1.0 / 120.0), 480);
+        // 0.1 s is not a binary fraction; ten of them are still exactly 1 s.
+        let script = parse_script("t", &["forward 0.1s"; 10].join("\n")).unwrap();
+        assert_eq!(script.total_steps(1.0 / 120.0), 120);
     }
 }

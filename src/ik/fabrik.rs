@@ -29,6 +29,9 @@ pub struct Fabrik {
     work: Vec<DVec3>,
     fast: Vec<Vec3A>,
     fast_lengths: Vec<f32>,
+    /// The best pose seen before a restart, per precision.
+    best: Vec<DVec3>,
+    fast_best: Vec<Vec3A>,
 }
 
 impl Solver for Fabrik {
@@ -41,6 +44,8 @@ impl Solver for Fabrik {
             work,
             fast,
             fast_lengths,
+            best,
+            fast_best,
         } = self;
         solve_in_unit_frame(chain, target, params, work, |joints, lengths, problem| {
             if problem.max_iterations == 0 {
@@ -49,10 +54,24 @@ impl Solver for Fabrik {
                 straighten_toward(joints, lengths, problem.target);
                 CoreOutcome::new(1, Termination::Unreachable)
             } else {
-                reach_iteratively(joints, lengths, problem, fast, fast_lengths)
+                let buffers = Buffers {
+                    fast,
+                    fast_lengths,
+                    best,
+                    fast_best,
+                };
+                reach_iteratively(joints, lengths, problem, buffers)
             }
         })
     }
+}
+
+/// The solver's reusable scratch space, so a solve allocates nothing once warm.
+struct Buffers<'a> {
+    fast: &'a mut Vec<Vec3A>,
+    fast_lengths: &'a mut Vec<f32>,
+    best: &'a mut Vec<DVec3>,
+    fast_best: &'a mut Vec<Vec3A>,
 }
 
 /// Iterates in `f32` when the tolerance is one `f32` resolves for a chain
@@ -61,14 +80,19 @@ fn reach_iteratively(
     joints: &mut [DVec3],
     lengths: &[f64],
     problem: &UnitProblem,
-    fast: &mut Vec<Vec3A>,
-    fast_lengths: &mut Vec<f32>,
+    buffers: Buffers<'_>,
 ) -> CoreOutcome {
+    let Buffers {
+        fast,
+        fast_lengths,
+        best,
+        fast_best,
+    } = buffers;
     if end_error(joints, problem.target) <= problem.tolerance {
         return CoreOutcome::new(0, Termination::Reached);
     }
     if problem.tolerance < F32_RESOLUTION {
-        return passes_f64(joints, lengths, problem, problem.max_iterations);
+        return passes_f64(joints, lengths, problem, problem.max_iterations, best);
     }
     fast.clear();
     fast.extend(joints.iter().map(|p| Vec3A::from(p.as_vec3())));
@@ -78,7 +102,13 @@ fn reach_iteratively(
         floor: problem.floor.max(f64::from(f32::EPSILON)),
         ..*problem
     };
-    let outcome = passes_f32(fast, fast_lengths, &coarse, problem.max_iterations);
+    let outcome = passes_f32(
+        fast,
+        fast_lengths,
+        &coarse,
+        problem.max_iterations,
+        fast_best,
+    );
     for (p, q) in joints.iter_mut().zip(fast.iter()).skip(1) {
         *p = q.as_dvec3();
     }
@@ -88,12 +118,13 @@ fn reach_iteratively(
 /// One FABRIK loop over a precision's vector type: the same algorithm for the
 /// `f32` and `f64` stages, written once.
 macro_rules! fabrik_passes {
-    ($name:ident, $vec:ty, $scalar:ty) => {
+    ($name:ident, $vec:ty, $scalar:ty, $zigzag:ident) => {
         fn $name(
             joints: &mut [$vec],
             lengths: &[$scalar],
             problem: &UnitProblem,
             max_iterations: u32,
+            best: &mut Vec<$vec>,
         ) -> CoreOutcome {
             let target = <$vec>::from(problem.target.to_array().map(|c| c as $scalar));
             let last = joints.len() - 1;
@@ -104,6 +135,14 @@ macro_rules! fabrik_passes {
             let mut fallback = target;
             let mut iterations = 0;
             let mut nudged = false;
+            // Slow-progress watch (see `hopeless`): the error at the start of
+            // the current window, the best pose kept before restarting, and
+            // how many restarts have been spent.
+            let mut checkpoint = error;
+            let mut since_checkpoint = 0;
+            let mut best_error = f64::INFINITY;
+            let mut restarts = 0;
+            let reachable = !problem.target_unreachable();
             while iterations < max_iterations {
                 iterations += 1;
                 // Forward: end on the target, each joint pulled toward its
@@ -143,7 +182,7 @@ macro_rules! fabrik_passes {
                 match problem.verdict(error, previous) {
                     // Joints on one line with the target stay on it under
                     // both passes; bend them off it once and try again.
-                    Some(Termination::Stalled) if !nudged && !problem.target_unreachable() => {
+                    Some(Termination::Stalled) if !nudged && reachable => {
                         nudged = true;
                         let side =
                             <$vec>::from(side_of_line(problem).to_array().map(|c| c as $scalar));
@@ -152,11 +191,121 @@ macro_rules! fabrik_passes {
                             *joint += side * (sign * 0.05 * lengths[i]);
                         }
                     }
-                    Some(termination) => return CoreOutcome::new(iterations, termination),
+                    // Stuck in a pose the nudge did not free: start again
+                    // from another one, keeping this one in case that is worse.
+                    Some(Termination::Stalled) if reachable && restarts < MAX_RESTARTS => {
+                        if error < best_error {
+                            best_error = error;
+                            best.clear();
+                            best.extend_from_slice(joints);
+                        }
+                        restarts += 1;
+                        $zigzag(joints, lengths, problem, restarts);
+                        error = f64::INFINITY;
+                        nudged = false;
+                        checkpoint = error;
+                        since_checkpoint = 0;
+                        continue;
+                    }
+                    Some(termination) => {
+                        if best_error < error {
+                            joints.copy_from_slice(best);
+                        }
+                        return CoreOutcome::new(iterations, termination);
+                    }
                     None => {}
                 }
+                since_checkpoint += 1;
+                if since_checkpoint == SLOW_WINDOW {
+                    let left = max_iterations - iterations;
+                    if reachable && hopeless(error, checkpoint, problem.tolerance, left) {
+                        if error < best_error {
+                            best_error = error;
+                            best.clear();
+                            best.extend_from_slice(joints);
+                        }
+                        if restarts < MAX_RESTARTS {
+                            restarts += 1;
+                            $zigzag(joints, lengths, problem, restarts);
+                            error = f64::INFINITY;
+                            nudged = false;
+                        } else if best_error < error {
+                            // Every restart was slower still: carry on from
+                            // the best pose, which was at least converging.
+                            joints.copy_from_slice(best);
+                            error = best_error;
+                        }
+                    }
+                    checkpoint = error;
+                    since_checkpoint = 0;
+                }
+            }
+            if best_error < error {
+                joints.copy_from_slice(best);
             }
             CoreOutcome::new(iterations, Termination::MaxIterations)
+        }
+    };
+}
+
+/// Iterations over which progress is measured to decide whether to restart.
+///
+/// Plain FABRIK can converge toward a pose where part of the chain must be
+/// nearly straight or folded flat (typically a target near the root with a
+/// long bone folded back over the rest); there each pass gains a fraction
+/// of a percent, and the solve runs out of budget although the target is
+/// well inside the workspace. The cure is a fresh start from a bent pose.
+const SLOW_WINDOW: u32 = 8;
+/// Restart poses, tried in order: the angle (radians) each bone makes with
+/// the root–target line, alternately to either side. The first folds the
+/// chain tightly (targets near the root, where FABRIK crawls most), the
+/// others bend it less.
+const ZIGZAG_HALF_BENDS: [f64; 3] = [1.4, 0.8, 1.1];
+/// Most restarts from a fresh pose per solve.
+const MAX_RESTARTS: u32 = ZIGZAG_HALF_BENDS.len() as u32;
+
+/// Whether the error, shrinking from `checkpoint` to `error` over the last
+/// [`SLOW_WINDOW`] iterations, would still be above `tolerance` after `left`
+/// more iterations at the same rate.
+fn hopeless(error: f64, checkpoint: f64, tolerance: f64, left: u32) -> bool {
+    // No progress at all (or NaN): hopeless at any budget.
+    if error >= checkpoint || error.is_nan() {
+        return true;
+    }
+    let windows_needed = (tolerance / error).ln() / (error / checkpoint).ln();
+    windows_needed * f64::from(SLOW_WINDOW) > f64::from(left)
+}
+
+macro_rules! zigzag {
+    ($name:ident, $vec:ty, $scalar:ty) => {
+        /// Lays the chain out as a zig-zag toward the target for restart
+        /// number `attempt` (from 1): each bone turned the attempt's entry of
+        /// [`ZIGZAG_HALF_BENDS`] off the root–target line, alternately to
+        /// either side, in the pole's plane if there is one. Every joint is
+        /// then well bent, so no part of the chain starts near the straight
+        /// or folded poses where FABRIK crawls. (Turning the plane would not
+        /// give another start: the problem is symmetric about that line.)
+        fn $name(joints: &mut [$vec], lengths: &[$scalar], problem: &UnitProblem, attempt: u32) {
+            let axis = problem.target.normalize_or(DVec3::Y);
+            let side = side_of_line(problem);
+            let bend =
+                ZIGZAG_HALF_BENDS[attempt.saturating_sub(1) as usize % ZIGZAG_HALF_BENDS.len()];
+            let (along, across) = (bend.cos(), bend.sin());
+            let up = <$vec>::from(
+                (axis * along + side * across)
+                    .to_array()
+                    .map(|c| c as $scalar),
+            );
+            let down = <$vec>::from(
+                (axis * along - side * across)
+                    .to_array()
+                    .map(|c| c as $scalar),
+            );
+            let mut placed = joints[0];
+            for (i, length) in lengths.iter().enumerate() {
+                placed += if i % 2 == 0 { up } else { down } * *length;
+                joints[i + 1] = placed;
+            }
         }
     };
 }
@@ -172,5 +321,7 @@ fn side_of_line(problem: &UnitProblem) -> DVec3 {
         .map_or_else(|| axis.any_orthonormal_vector(), DVec3::normalize)
 }
 
-fabrik_passes!(passes_f32, Vec3A, f32);
-fabrik_passes!(passes_f64, DVec3, f64);
+fabrik_passes!(passes_f32, Vec3A, f32, zigzag_f32);
+fabrik_passes!(passes_f64, DVec3, f64, zigzag_f64);
+zigzag!(zigzag_f32, Vec3A, f32);
+zigzag!(zigzag_f64, DVec3, f64);

@@ -4,7 +4,7 @@
 //! type, so the same script gives the same trajectory in either.
 
 use super::{Command, CommandError, World};
-use crate::config::{Script, ScriptAction};
+use crate::config::{Script, ScriptAction, steps_for};
 
 /// A command and the world step before which it applies.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,20 +24,27 @@ pub struct Timeline {
 
 impl Timeline {
     /// `script` in steps of `dt` seconds, ending with [`Command::Stop`].
+    ///
+    /// Each cue's step is its exact start time (the sum of the items before
+    /// it, in whole microseconds) rounded once, so rounding never piles up
+    /// over many short items.
     pub fn from_script(script: &Script, dt: f32) -> Timeline {
         let mut cues = Vec::with_capacity(script.steps.len() + 1);
-        let mut at = 0u64;
+        let mut micros = 0u64;
         for item in &script.steps {
             let command = match item.action {
                 ScriptAction::Drive { forward, turn } => Command::Drive { forward, turn },
                 ScriptAction::SetSolver(kind) => Command::SetSolver(kind),
                 ScriptAction::Reset => Command::Reset,
             };
-            cues.push(Cue { step: at, command });
-            at += (f64::from(item.seconds) / f64::from(dt)).round() as u64;
+            cues.push(Cue {
+                step: steps_for(micros, dt),
+                command,
+            });
+            micros += item.micros;
         }
         cues.push(Cue {
-            step: at,
+            step: steps_for(micros, dt),
             command: Command::Stop,
         });
         Timeline { cues, next: 0 }
@@ -101,5 +108,20 @@ mod tests {
         assert_eq!(steps, vec![0, 4, 4, 6]);
         assert_eq!(timeline.cues[3].command, Command::Stop);
         assert_eq!(timeline.end(), 6);
+    }
+
+    #[test]
+    fn many_short_items_round_once() {
+        // 4 ms is 0.48 of a 1/120 s step: rounded per item it would be 0
+        // steps each (or 1 each, rounding up): 0 or 1000 steps instead of 480.
+        let text = ["forward 4ms"; 1000].join(", ");
+        let script = parse_script("t", &text).unwrap();
+        let timeline = Timeline::from_script(&script, 1.0 / 120.0);
+        assert_eq!(timeline.end(), 480);
+        assert_eq!(timeline.end(), script.total_steps(1.0 / 120.0));
+        // The 250th item starts at exactly 1 s.
+        assert_eq!(timeline.cues[250].step, 120);
+        assert_eq!(timeline.cues[1].step, 0);
+        assert_eq!(timeline.cues[2].step, 1);
     }
 }

@@ -12,6 +12,7 @@ use crate::ik::SolverKind;
 use crate::render::{Camera, ViewKind};
 use crate::sim::{Command, CommandError, FixedStep, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
+use crate::text::{MESSAGE_MAX_CHARS, VALUE_MAX_CHARS, printable};
 
 /// Samples kept for the sparklines (one per frame).
 pub const HISTORY: usize = 240;
@@ -205,14 +206,14 @@ impl App {
 
     fn notify(&mut self, text: impl Into<String>) {
         self.notice = Some(Notice {
-            text: sanitize(&text.into()),
+            text: printable(&text.into(), MESSAGE_MAX_CHARS),
             is_error: false,
         });
     }
 
     fn notify_error(&mut self, text: impl Into<String>) {
         self.notice = Some(Notice {
-            text: sanitize(&text.into()),
+            text: printable(&text.into(), MESSAGE_MAX_CHARS),
             is_error: true,
         });
     }
@@ -439,12 +440,11 @@ fn push_bounded(history: &mut VecDeque<f32>, value: f32) {
     history.push_back(value);
 }
 
-/// `text` with control characters (escape sequences, bells, newlines) replaced,
-/// so names from files cannot take over the terminal.
+/// `text` safe for the viewer: control characters escaped (names from
+/// files cannot take over the terminal) and long values cut; see
+/// [`crate::text::printable`].
 pub fn sanitize(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
+    printable(text, VALUE_MAX_CHARS)
 }
 
 #[cfg(test)]
@@ -562,7 +562,19 @@ mod tests {
     }
 
     #[test]
-    fn sanitize_strips_control_characters() {
-        assert_eq!(sanitize("spi\x1b[2Jder\n"), "spi?[2Jder?");
+    fn sanitize_escapes_control_characters_and_cuts_long_names() {
+        assert_eq!(sanitize("spi\x1b[2Jder\n"), "spi\\u{1b}[2Jder\\n");
+        assert_eq!(sanitize(&"s".repeat(90)), format!("{}…", "s".repeat(80)));
+    }
+
+    #[test]
+    fn notices_escape_control_characters() {
+        let mut app = app();
+        app.notify_error("reload failed: unknown leg `\x1b]0;title\x07`");
+        let notice = app.notice.as_ref().unwrap();
+        assert_eq!(
+            notice.text,
+            "reload failed: unknown leg `\\u{1b}]0;title\\u{7}`"
+        );
     }
 }

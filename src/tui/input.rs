@@ -9,6 +9,10 @@ use super::app::Action;
 const ZOOM_STEP: f32 = 1.25;
 
 /// The action a key press asks for, if any.
+///
+/// Letter keys mean the same in either case (`w` and `W`, with or without
+/// Shift or Caps Lock), so no letter has a second meaning behind Shift.
+/// Kept free for later features: `n`, `p`, digits, `[`, `]` and Tab.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
@@ -16,7 +20,11 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Some(Action::Quit);
     }
-    let action = match key.code {
+    let code = match key.code {
+        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
+        other => other,
+    };
+    let action = match code {
         KeyCode::Char('w') | KeyCode::Up => Action::Faster,
         KeyCode::Char('s') | KeyCode::Down => Action::Slower,
         KeyCode::Char('a') | KeyCode::Left => Action::Turn(1.0),
@@ -26,17 +34,17 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('.') => Action::SingleStep,
         KeyCode::Char('i') => Action::CycleSolver,
         KeyCode::Char('v') => Action::CycleView,
-        KeyCode::Char('V') => Action::ToggleSplit,
+        KeyCode::Char('o') => Action::ToggleSplit,
         KeyCode::Char('b') => Action::ToggleHiRes,
         KeyCode::Char('+') | KeyCode::Char('=') => Action::Zoom(ZOOM_STEP),
         KeyCode::Char('-') | KeyCode::Char('_') => Action::Zoom(1.0 / ZOOM_STEP),
-        KeyCode::Char('H') => Action::Pan(Vec2::new(-1.0, 0.0)),
-        KeyCode::Char('L') => Action::Pan(Vec2::new(1.0, 0.0)),
-        KeyCode::Char('K') => Action::Pan(Vec2::new(0.0, 1.0)),
-        KeyCode::Char('J') => Action::Pan(Vec2::new(0.0, -1.0)),
+        KeyCode::Char('h') => Action::Pan(Vec2::new(-1.0, 0.0)),
+        KeyCode::Char('l') => Action::Pan(Vec2::new(1.0, 0.0)),
+        KeyCode::Char('k') => Action::Pan(Vec2::new(0.0, 1.0)),
+        KeyCode::Char('j') => Action::Pan(Vec2::new(0.0, -1.0)),
         KeyCode::Char('f') => Action::ToggleFollow,
-        KeyCode::Char('r') => Action::NewSeed,
-        KeyCode::Char('R') => Action::Reload,
+        KeyCode::Char('r') => Action::Reload,
+        KeyCode::Char('g') => Action::NewSeed,
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         _ => return None,
@@ -44,36 +52,38 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
     Some(action)
 }
 
-/// Key help: (keys, what they do), for the overlay and the hint bar.
+/// Key help: (keys, what they do), for the overlay; letters are shown in
+/// lower case and work in either.
 pub const KEYS: &[(&str, &str)] = &[
     (
-        "W/S ↑/↓",
+        "w/s ↑/↓",
         "walk: faster / slower (steps of 50%; negative walks back)",
     ),
-    ("A/D ←/→", "turn left / right while held"),
-    ("X", "stop"),
+    ("a/d ←/→", "turn left / right while held"),
+    ("x", "stop"),
     ("space", "pause / resume"),
     (".", "one step while paused"),
     ("i", "next solver"),
     ("v", "next view"),
-    ("V", "split: all four views"),
+    ("o", "overview: all four views at once"),
     (
         "b",
         "half-block pixels (double resolution, colour) / characters",
     ),
     ("+/-", "zoom in / out"),
-    ("H/J/K/L", "pan left / down / up / right"),
+    ("h/j/k/l", "pan left / down / up / right"),
     ("f", "follow the creature on / off"),
-    ("r", "new terrain seed"),
-    ("R", "reload creature and terrain files"),
+    ("r", "reload creature and terrain files"),
+    ("g", "generate: new terrain seed"),
     ("?", "this help"),
     ("q/Esc", "quit"),
 ];
 
 /// Why walking works the way it does, for the help overlay.
-pub const WALKING_NOTE: &str = "Terminals report key presses but not releases, so speed is a setting: \
-     W raises it and it stays until S lowers it or X stops. A turn lasts a moment after each press \
-     of A or D; holding the key repeats it, so the turn lasts as long as you hold.";
+pub const WALKING_NOTE: &str = "Letter keys work in either case. Terminals report key presses but \
+     not releases, so speed is a setting: w raises it and it stays until s lowers it or x stops. \
+     A turn lasts a moment after each press of a or d; holding the key repeats it, so the turn \
+     lasts as long as you hold.";
 
 #[cfg(test)]
 mod tests {
@@ -89,7 +99,7 @@ mod tests {
         assert_eq!(action_for(key(KeyCode::Char('w'))), Some(Action::Faster));
         assert_eq!(action_for(key(KeyCode::Left)), Some(Action::Turn(1.0)));
         assert_eq!(
-            action_for(key(KeyCode::Char('V'))),
+            action_for(key(KeyCode::Char('O'))),
             Some(Action::ToggleSplit)
         );
         assert_eq!(action_for(key(KeyCode::Esc)), Some(Action::Quit));
@@ -98,6 +108,75 @@ mod tests {
             Some(Action::Quit)
         );
         assert_eq!(action_for(key(KeyCode::Char('z'))), None);
+    }
+
+    /// Every single-letter key [`KEYS`] lists, sorted.
+    fn help_letters() -> Vec<char> {
+        let mut letters: Vec<char> = KEYS
+            .iter()
+            .flat_map(|(keys, _)| keys.split(['/', ' ']))
+            .filter(|k| k.chars().count() == 1)
+            .filter_map(|k| k.chars().next())
+            .filter(char::is_ascii_alphabetic)
+            .collect();
+        letters.sort_unstable();
+        letters
+    }
+
+    #[test]
+    fn every_letter_means_the_same_in_either_case() {
+        for c in 'a'..='z' {
+            let lower = action_for(key(KeyCode::Char(c)));
+            let upper = action_for(key(KeyCode::Char(c.to_ascii_uppercase())));
+            assert_eq!(lower, upper, "{c}");
+            let shifted = action_for(KeyEvent::new(
+                KeyCode::Char(c.to_ascii_uppercase()),
+                KeyModifiers::SHIFT,
+            ));
+            assert_eq!(lower, shifted, "shift+{c}");
+        }
+    }
+
+    #[test]
+    fn the_help_lists_exactly_the_letters_that_act() {
+        let acting: Vec<char> = ('a'..='z')
+            .filter(|c| action_for(key(KeyCode::Char(*c))).is_some())
+            .collect();
+        assert_eq!(help_letters(), acting);
+        assert_eq!(acting.iter().collect::<String>(), "abdfghijkloqrsvwx");
+    }
+
+    #[test]
+    fn each_letter_does_what_the_help_says() {
+        let cases = [
+            ('w', Action::Faster),
+            ('s', Action::Slower),
+            ('a', Action::Turn(1.0)),
+            ('d', Action::Turn(-1.0)),
+            ('x', Action::Stop),
+            ('i', Action::CycleSolver),
+            ('v', Action::CycleView),
+            ('o', Action::ToggleSplit),
+            ('b', Action::ToggleHiRes),
+            ('h', Action::Pan(Vec2::new(-1.0, 0.0))),
+            ('j', Action::Pan(Vec2::new(0.0, -1.0))),
+            ('k', Action::Pan(Vec2::new(0.0, 1.0))),
+            ('l', Action::Pan(Vec2::new(1.0, 0.0))),
+            ('f', Action::ToggleFollow),
+            ('r', Action::Reload),
+            ('g', Action::NewSeed),
+            ('q', Action::Quit),
+        ];
+        for (c, action) in cases {
+            for c in [c, c.to_ascii_uppercase()] {
+                assert_eq!(action_for(key(KeyCode::Char(c))), Some(action), "{c}");
+            }
+        }
+        // Kept free for later features.
+        for c in ['n', 'N', 'p', 'P', '0', '1', '9', '[', ']'] {
+            assert_eq!(action_for(key(KeyCode::Char(c))), None, "{c}");
+        }
+        assert_eq!(action_for(key(KeyCode::Tab)), None);
     }
 
     #[test]

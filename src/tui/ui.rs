@@ -361,15 +361,15 @@ fn status_line(app: &App) -> String {
 fn hint_bar(width: u16) -> Paragraph<'static> {
     const HINTS: &[(&str, &str)] = &[
         ("?", "help"),
-        ("W/S", "speed"),
-        ("A/D", "turn"),
-        ("X", "stop"),
+        ("w/s", "speed"),
+        ("a/d", "turn"),
+        ("x", "stop"),
         ("space", "pause"),
         ("i", "solver"),
         ("v", "view"),
-        ("V", "split"),
+        ("o", "split"),
         ("+/-", "zoom"),
-        ("HJKL", "pan"),
+        ("hjkl", "pan"),
         ("f", "follow"),
         ("q", "quit"),
     ];
