@@ -490,3 +490,61 @@ fn endless_and_huge_inputs_end_in_a_clear_error() {
     assert!(err.message.contains("larger than 1024 KiB"), "{err}");
     assert!(started.elapsed().as_secs_f32() < 1.0);
 }
+
+// Found by the mutated-file property test (tests/mutated_files.rs) at other
+// seeds; each walked with centimetres of slip or sank before it was refused.
+
+#[test]
+fn mirrored_feet_on_one_spot_are_refused() {
+    let text = spider_with("rest = [-0.5, -0.32, -0.5]", "rest = [-0.5, -0.32, 1e-8]");
+    let err = creature_error(&text);
+    assert_eq!(err.field.as_deref(), Some("legs[1].mirror.rest"), "{err}");
+    assert!(err.message.contains("cannot stand on one spot"), "{err}");
+}
+
+#[test]
+fn a_stride_through_the_hollow_of_a_long_outer_bone_is_refused() {
+    let strider = CREATURES.iter().find(|b| b.name == "strider").unwrap().text;
+    let text = strider.replacen("bones = [0.5, 0.6]", "bones = [0.5, 1.1175]", 1);
+    assert_ne!(text, strider, "test setup: strider bones changed");
+    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    assert!(err.message.contains("cannot fold closer than"), "{err}");
+}
+
+#[test]
+fn a_body_its_feet_cannot_carry_is_refused() {
+    let text = spider_with("size = [0.5, 0.16, 0.36]", "size = [1e8, 0.16, 0.36]");
+    assert_error(
+        &creature_error(&text),
+        line_of(&text, "size = [1e8"),
+        "body.size",
+        &["cannot stand on feet"],
+    );
+    let text = spider_with("size = [0.5, 0.16, 0.36]", "size = [0.5, 0.7, 0.36]");
+    assert_error(
+        &creature_error(&text),
+        line_of(&text, "size = [0.5, 0.7"),
+        "body.size",
+        &["sit in the ground"],
+    );
+}
+
+#[test]
+fn noise_finer_than_the_grid_and_cliffs_are_refused() {
+    let rough = TERRAINS.iter().find(|b| b.name == "rough").unwrap().text;
+    let err = parse_terrain(
+        "t.toml",
+        &rough.replacen("frequency = 0.1", "frequency = 5.854", 1),
+    )
+    .unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("noise.frequency"), "{err}");
+    assert!(err.message.contains("at most 1 cycles per metre"), "{err}");
+    let dunes = TERRAINS.iter().find(|b| b.name == "dunes").unwrap().text;
+    let err = parse_terrain(
+        "t.toml",
+        &dunes.replacen("amplitude = 1.2", "amplitude = 780", 1),
+    )
+    .unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("noise.amplitude"), "{err}");
+    assert!(err.message.contains("median slope"), "{err}");
+}

@@ -78,6 +78,9 @@ const REST_REACH_FRACTION: f32 = 0.95;
 /// The stride must keep a foot this many times the leg's inner (folding)
 /// limit from its hip.
 const INNER_MARGIN: f32 = 1.1;
+/// Rest feet of two legs must be at least this fraction of the shortest
+/// reach apart.
+const MIN_FOOT_SEPARATION: f32 = 0.1;
 /// Most legs a creature may have (after mirroring).
 pub const MAX_LEGS: usize = 64;
 /// Most bones a leg may have.
@@ -313,6 +316,29 @@ fn physical_checks(
                 2.0 * (feet_z + longest_reach)
             ),
         ));
+    }
+    let separation = MIN_FOOT_SEPARATION
+        * spec
+            .legs
+            .iter()
+            .map(LegSpec::reach)
+            .fold(f32::INFINITY, f32::min);
+    for (i, a) in legs.iter().enumerate() {
+        for b in &legs[i + 1..] {
+            let gap = a.spec.rest.distance(b.spec.rest);
+            if gap < separation {
+                return Err(check.src.error(
+                    Some(b.span.clone()),
+                    format!("{}.rest", b.field),
+                    format!(
+                        "legs `{}` and `{}` rest their feet {gap:.3} m apart: two feet cannot stand on \
+                         one spot. Keep rest feet at least {separation:.3} m apart ({MIN_FOOT_SEPARATION} \
+                         of the shortest reach); a mirrored leg needs its rest off the centre line (z ≠ 0)",
+                        a.spec.name, b.spec.name
+                    ),
+                ));
+            }
+        }
     }
     let shortest_bone = spec
         .legs
