@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand};
 
 use skitter::config::{
     self, CREATURES, ConfigError, Script, TERRAINS, check_file_with_warnings,
-    load_creature_with_warnings, load_terrain, parse_script,
+    load_creature_with_warnings, load_terrain_with_warnings, parse_script,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
@@ -260,11 +260,12 @@ impl From<ConfigError> for Failure {
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
-    let (creature, warnings) = load_creature_with_warnings(&args.scene.creature)?;
+    let (creature, mut warnings) = load_creature_with_warnings(&args.scene.creature)?;
+    let (terrain, terrain_warnings) = load_terrain_with_warnings(&args.scene.terrain)?;
+    warnings.extend(terrain_warnings);
     for warning in warnings {
         to_stderr(&warning.to_string());
     }
-    let terrain = load_terrain(&args.scene.terrain)?;
     let script = args.drive.load()?;
     if let Some(trace) = &args.trace {
         refuse_to_overwrite_inputs(trace, &args)?;

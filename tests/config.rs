@@ -3,7 +3,7 @@
 
 use skitter::config::{
     CREATURES, Checked, ConfigError, TERRAINS, check_file, load_creature, parse_creature,
-    parse_creature_with_warnings, parse_terrain,
+    parse_creature_with_warnings, parse_terrain, parse_terrain_with_warnings,
 };
 
 fn spider_text() -> &'static str {
@@ -547,4 +547,19 @@ fn noise_finer_than_the_grid_and_cliffs_are_refused() {
     .unwrap_err();
     assert_eq!(err.field.as_deref(), Some("noise.amplitude"), "{err}");
     assert!(err.message.contains("median slope"), "{err}");
+}
+
+/// Steep ridged noise is legal, but walkers stall on it (feet hung 0.3 m off
+/// crests at amplitude 6 m): a located warning says so and what would do.
+#[test]
+fn steep_terrain_is_a_warning_and_shipped_terrains_are_not() {
+    let text = "name = \"steep\"\nseed = 11\n[noise]\nfractal = \"ridged\"\nfrequency = 0.05\namplitude = 6.0\noctaves = 5\n";
+    let (_, warnings) = parse_terrain_with_warnings("terrain/steep.toml", text).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let shown = warnings[0].to_string();
+    assert!(shown.starts_with("warning terrain/steep.toml:6:13: noise.amplitude: a tenth of this terrain is steeper than"), "{shown}");
+    for b in TERRAINS {
+        let (_, warnings) = parse_terrain_with_warnings(b.name, b.text).unwrap();
+        assert!(warnings.is_empty(), "{}: {warnings:?}", b.name);
+    }
 }

@@ -17,7 +17,7 @@ pub use creature::{
 };
 pub use error::{ConfigError, Source, Warning};
 pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
-pub use terrain::parse_terrain;
+pub use terrain::{parse_terrain, parse_terrain_with_warnings};
 
 use crate::creature::CreatureSpec;
 use crate::terrain::TerrainSpec;
@@ -142,8 +142,13 @@ pub fn load_creature_with_warnings(arg: &str) -> Result<(CreatureSpec, Vec<Warni
 
 /// Loads a terrain from a path or a built-in name.
 pub fn load_terrain(arg: &str) -> Result<TerrainSpec, ConfigError> {
+    load_terrain_with_warnings(arg).map(|(spec, _)| spec)
+}
+
+/// Loads a terrain from a path or a built-in name, with its warnings.
+pub fn load_terrain_with_warnings(arg: &str) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
     let (name, text) = resolve(arg, TERRAINS, "terrain")?;
-    parse_terrain(&name, &text)
+    parse_terrain_with_warnings(&name, &text)
 }
 
 /// What `skitter check` found a file to be.
@@ -214,6 +219,7 @@ pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), C
         parse_creature_with_warnings(path, &text)
             .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
     } else {
-        parse_terrain(path, &text).map(|t| (Checked::Terrain(t), Vec::new()))
+        parse_terrain_with_warnings(path, &text)
+            .map(|(t, warnings)| (Checked::Terrain(t), warnings))
     }
 }

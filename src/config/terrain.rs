@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{ConfigError, Source};
+use super::error::{ConfigError, Source, Warning};
 use super::fields::Check;
 use crate::terrain::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};
 
@@ -32,6 +32,15 @@ struct NoiseFile {
 
 /// Parses and validates a terrain file.
 pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError> {
+    parse_terrain_with_warnings(name, text).map(|(spec, _)| spec)
+}
+
+/// Parses and validates a terrain file: the terrain, and warnings about
+/// ground that is legal but that creatures will struggle on.
+pub fn parse_terrain_with_warnings(
+    name: &str,
+    text: &str,
+) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
     let src = Source::new(name, text);
     let file: TerrainFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
     let check = Check::new(&src);
@@ -100,8 +109,8 @@ pub fn parse_terrain(name: &str, text: &str) -> Result<TerrainSpec, ConfigError>
             ),
         ));
     }
-    check_heights(&check, &file, &spec)?;
-    Ok(spec)
+    let warnings = check_heights(&check, &file, &spec)?;
+    Ok((spec, warnings))
 }
 
 /// Points per side of the grid of heights sampled to validate a terrain.
@@ -109,6 +118,8 @@ const PROBE_SIDE: usize = 24;
 /// A terrain whose median slope (rise over run) is beyond this is refused:
 /// 2 is 63°, where feet can no longer stand.
 const MAX_MEDIAN_SLOPE: f64 = 2.0;
+/// A terrain whose 90th-percentile slope is beyond this (45°) gets a warning.
+const STEEP_SLOPE: f64 = 1.0;
 /// Heights must stay within this many metres of zero.
 const MAX_ABS_HEIGHT: f64 = 10_000.0;
 
@@ -120,7 +131,7 @@ fn check_heights(
     check: &Check<'_>,
     file: &TerrainFile,
     spec: &TerrainSpec,
-) -> Result<(), ConfigError> {
+) -> Result<Vec<Warning>, ConfigError> {
     let sample = spec.noise.sampler(spec.seed);
     let half = f64::from(spec.size[0].max(spec.size[1])) * 0.5;
     let step = 2.0 * half / (PROBE_SIDE - 1) as f64;
@@ -169,7 +180,24 @@ fn check_heights(
             ),
         ));
     }
-    Ok(())
+    let steep = slopes[slopes.len() * 9 / 10];
+    let mut warnings = Vec::new();
+    if steep > STEEP_SLOPE {
+        let amplitude = file.noise.as_ref().and_then(|n| n.amplitude.as_ref());
+        warnings.push(Warning(check.at_opt(
+            amplitude,
+            "noise.amplitude",
+            format!(
+                "a tenth of this terrain is steeper than {:.0}° (90th-percentile slope {steep:.2}); \
+                 walkers on a heightfield stall on faces this steep, with feet hanging off crests. \
+                 Lower amplitude × frequency (now {:.2}) below about {:.2} for ground they cross",
+                steep.atan().to_degrees(),
+                spec.noise.amplitude * spec.noise.frequency,
+                spec.noise.amplitude * spec.noise.frequency * STEEP_SLOPE / steep
+            ),
+        )));
+    }
+    Ok(warnings)
 }
 
 fn parse_noise(check: &Check<'_>, noise: Option<&NoiseFile>) -> Result<NoiseSpec, ConfigError> {
