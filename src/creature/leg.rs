@@ -40,6 +40,9 @@ pub struct Leg {
     pub solver: SolverKind,
     /// Chain end right after the foot was planted: grounded feet must stay here.
     pub planted_end: Option<Vec3>,
+    /// Largest bone-length error of the chain after the latest solve (and
+    /// repair): measured once, read by the metrics.
+    pub bone_error: f32,
 }
 
 impl Leg {

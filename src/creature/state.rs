@@ -269,6 +269,7 @@ impl Creature {
                 },
                 solver: self.spec.leg_solver(i),
                 planted_end: None,
+                bone_error: 0.0,
             });
         }
         for i in 0..self.legs.len() {
@@ -564,9 +565,11 @@ impl Creature {
         leg.chain.set_rest_frame(self.body.orientation);
         let solver = &mut self.solvers[solver_slot(leg.solver)];
         leg.report = solver.solve(&mut leg.chain, leg.foot, &params);
-        let repair = leg.chain.bone_length_error() > BONE_REPAIR_FRACTION * leg.chain.reach();
+        leg.bone_error = leg.chain.bone_length_error();
+        let repair = leg.bone_error > BONE_REPAIR_FRACTION * leg.chain.reach();
         if repair {
             leg.chain.restore_bone_lengths();
+            leg.bone_error = leg.chain.bone_length_error();
             leg.report.error = leg.chain.end().distance(leg.foot);
             leg.report.reached = leg.report.error <= params.tolerance;
         }

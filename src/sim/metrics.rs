@@ -246,7 +246,7 @@ impl Metrics {
             self.ik_error_max = max_or_nan(self.ik_error_max, report.error);
             self.last.ik_error_max = max_or_nan(self.last.ik_error_max, report.error);
             self.ik_errors.add(report.error);
-            self.bone_error_max = max_or_nan(self.bone_error_max, leg.chain.bone_length_error());
+            self.bone_error_max = max_or_nan(self.bone_error_max, leg.bone_error);
             for joint in leg.chain.joints() {
                 if !joint.is_finite() {
                     self.nan_count += 1;

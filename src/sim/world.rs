@@ -175,8 +175,9 @@ impl World {
         // The only owner in a running world, so this does not copy; queries
         // during the step then only read.
         let terrain = Arc::make_mut(&mut self.terrain);
-        for creature in &mut self.creatures {
-            creature.rebase(terrain.spacing());
+        // A creature may move its frame during its step (`Creature::rebase`),
+        // but origin + position is the same world point either way.
+        for creature in &self.creatures {
             terrain.prepare_around(creature.origin(), creature.body.position, radius);
         }
         for (index, creature) in self.creatures.iter_mut().enumerate() {
