@@ -14,6 +14,7 @@
 
 pub mod config;
 pub mod creature;
+pub mod geometry;
 pub mod headless;
 pub mod ik;
 pub mod math;

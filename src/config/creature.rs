@@ -9,8 +9,8 @@ use toml::Spanned;
 use super::error::{ConfigError, Source, Warning};
 use super::fields::{Check, finite_vec3};
 use crate::creature::{
-    BodySpec, CreatureSpec, FOOTHOLD_STRETCH, GaitSpec, LegSpec, OrientationSource, SolverSpec,
-    try_rest_chain,
+    BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec, LegSpec,
+    OrientationSource, SolverSpec, try_rest_chain,
 };
 use crate::ik::SolverKind;
 
@@ -35,6 +35,8 @@ struct BodyFile {
     orientation: Option<Spanned<String>>,
     max_tilt_rate: Option<Spanned<f32>>,
     max_height_rate: Option<Spanned<f32>>,
+    acceleration: Option<Spanned<f32>>,
+    turn_acceleration: Option<Spanned<f32>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -51,9 +53,12 @@ struct GaitFile {
     step_threshold: Spanned<f32>,
     step_height: Spanned<f32>,
     step_duration: Spanned<f32>,
+    min_step_duration: Option<Spanned<f32>>,
     lead: Option<Spanned<f32>>,
     max_lifted: Option<Spanned<i64>>,
     groups: Option<Spanned<Vec<Vec<Spanned<String>>>>>,
+    order: Option<Spanned<String>>,
+    stability_margin: Option<Spanned<f32>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -68,6 +73,14 @@ struct LegFile {
     mirror: Option<Spanned<String>>,
 }
 
+/// Default body acceleration when a file gives none (m/s²).
+const DEFAULT_ACCELERATION: f32 = 3.0;
+/// Default turning acceleration when a file gives none (degrees/s²).
+const DEFAULT_TURN_ACCELERATION: f32 = 360.0;
+/// Default shortest swing, as a fraction of `step_duration`.
+const DEFAULT_MIN_STEP_FRACTION: f32 = 0.6;
+/// Default stability margin when a file gives none (metres).
+const DEFAULT_STABILITY_MARGIN: f32 = 0.02;
 /// Default IK tolerance when a file gives none (metres).
 const DEFAULT_TOLERANCE: f32 = 1e-4;
 /// Default iteration budget per leg solve.
@@ -379,7 +392,7 @@ fn physical_checks(
             ),
         ));
     }
-    let cap = spec.speed_cap();
+    let (cap, cap_reason) = spec.speed_limit();
     let speed = body.speed.min(cap);
     let lead_limit = MAX_LEAD_FRACTION * shortest_reach;
     if spec.gait.lead * speed > lead_limit {
@@ -401,20 +414,21 @@ fn physical_checks(
             &file.body.speed,
             "body.speed",
             format!(
-                "the gait can carry at most {cap:.3} m/s (each foot's stroke over its time on the \
-                 ground between swings of {} s); the creature will walk at {cap:.3} m/s. \
-                 Shorten step_duration, lengthen the legs, or lower the speed",
-                spec.gait.step_duration
+                "the gait can carry at most {cap:.3} m/s (set by {cap_reason}); the creature will \
+                 walk at {cap:.3} m/s. Shorten min_step_duration, lengthen or space the legs, or \
+                 lower the speed"
             ),
         )));
     }
     if let Some((a, b, gap, stride)) = spec.crossing_legs() {
         warnings.push(Warning(check.at(
             &file.gait.step_threshold,
-            "gait",
+            "gait.step_threshold",
             format!(
-                "at {speed:.3} m/s a stride is about {stride:.3} m but legs `{a}` and `{b}` rest only \
-                 {gap:.3} m apart: their feet may cross. Lower the speed or step_threshold, or space the legs"
+                "a foot steps after {stride:.3} m of stride, but legs `{a}` and `{b}` rest only \
+                 {gap:.3} m apart: their feet may cross. Keep step_threshold under {:.3} m \
+                 ({CROSSING_SHARE} of the gap) or space the legs",
+                CROSSING_SHARE * gap
             ),
         )));
     }
@@ -463,6 +477,20 @@ fn parse_body(check: &Check<'_>, body: &BodyFile) -> Result<BodySpec, ConfigErro
             "body.max_height_rate",
             "metres per second",
         )?,
+        acceleration: check.positive_or(
+            body.acceleration.as_ref(),
+            DEFAULT_ACCELERATION,
+            "body.acceleration",
+            "metres per second squared",
+        )?,
+        turn_acceleration: check
+            .positive_or(
+                body.turn_acceleration.as_ref(),
+                DEFAULT_TURN_ACCELERATION,
+                "body.turn_acceleration",
+                "degrees per second squared",
+            )?
+            .to_radians(),
     })
 }
 
@@ -712,6 +740,40 @@ fn parse_gait(
     let step_threshold = check.positive(&gait.step_threshold, "gait.step_threshold", "metres")?;
     let step_height = check.non_negative(&gait.step_height, "gait.step_height", "metres")?;
     let step_duration = check.positive(&gait.step_duration, "gait.step_duration", "seconds")?;
+    let min_step_duration = check.positive_or(
+        gait.min_step_duration.as_ref(),
+        DEFAULT_MIN_STEP_FRACTION * step_duration,
+        "gait.min_step_duration",
+        "seconds",
+    )?;
+    if min_step_duration > step_duration {
+        return Err(check.at_opt(
+            gait.min_step_duration.as_ref(),
+            "gait.min_step_duration",
+            format!(
+                "the shortest swing ({min_step_duration} s) cannot be longer than the usual one \
+                 (step_duration, {step_duration} s); use at most {step_duration}"
+            ),
+        ));
+    }
+    let order = match gait.order.as_ref().map(|s| s.get_ref().trim()) {
+        None | Some("urgency") => GaitOrder::Urgency,
+        Some("listed") => GaitOrder::Listed,
+        Some(other) => {
+            return Err(check.at_opt(
+                gait.order.as_ref(),
+                "gait.order",
+                format!(
+                    "unknown gait order {other:?}; valid: \"urgency\" (the group that most needs \
+                     to step goes next) or \"listed\" (groups step in the order written)"
+                ),
+            ));
+        }
+    };
+    let stability_margin = match &gait.stability_margin {
+        Some(margin) => check.non_negative(margin, "gait.stability_margin", "metres")?,
+        None => DEFAULT_STABILITY_MARGIN,
+    };
     let lead = match &gait.lead {
         Some(lead) => check.non_negative(lead, "gait.lead", "seconds of motion ahead")?,
         None => 0.0,
@@ -786,8 +848,11 @@ fn parse_gait(
         step_threshold,
         step_height,
         step_duration,
+        min_step_duration,
         lead,
         max_lifted,
         groups,
+        order,
+        stability_margin,
     })
 }

@@ -1,10 +1,48 @@
-//! The gait rule: which grounded legs may start a step now.
+//! Stage 3, the gait scheduler: which grounded legs start a step now.
 //!
 //! The spider thesis' diagonal rule, generalised: legs are arranged in groups,
 //! and a leg may lift only while every leg of every other group is grounded,
-//! and never more than `max_lifted` legs at once.
+//! and never more than `max_lifted` legs at once. Which group goes next is
+//! either the one with the leg that most needs to step (`order = "urgency"`)
+//! or the next in the file's list (`order = "listed"`: a wave). A leg wants
+//! to step when its foot is `step_threshold` from its desired foothold (or
+//! sooner when stretched); when its group goes, partners that are at least
+//! halfway there go with it, so a group lifts and lands together. For gaits
+//! that keep three or more feet down, a group lifts only once the body
+//! stands over the feet that stay down, with `stability_margin` to spare,
+//! now and where the body will be when the group lands; until then the body
+//! shifts toward them (see `posture.rs`) and the step waits.
 
-/// A grounded leg that wants to step, and how badly.
+use glam::{Vec2, Vec3};
+
+use super::Creature;
+use super::footholds::Foothold;
+use super::leg::LegPhase;
+use super::spec::FOOT_SPEED_LIMIT;
+use super::spec::{GaitOrder, SLOW_DOWN_STRETCH};
+use super::stability::{support_margin, support_plane};
+use super::swing::{needed_lift, peak_swing_speed};
+use crate::terrain::Ground;
+
+/// A leg steps at once, whatever its distance to the desired foothold, when
+/// its foot is farther than this fraction of its reach from the hip.
+const OVERREACH_FRACTION: f32 = 0.92;
+/// A leg whose foot is this fraction of `step_threshold` from its foothold
+/// lifts with its group, though it would not start a step on its own...
+const PARTNER_FRACTION: f32 = 0.5;
+/// ...or this fraction, in gaits with fewer than three feet down: there a
+/// group that lifts and lands as one never leaves three feet standing in a
+/// line, the body's centre on the edge of their triangle.
+const DYNAMIC_PARTNER_FRACTION: f32 = 0.1;
+/// A step waits for the body to shift over the feet that stay down at most
+/// this many step durations once a foot is holding the body back.
+const STABILITY_PATIENCE: f32 = 3.0;
+/// Below this fraction of the walking speed (and turning rate), the body
+/// counts as standing: listed groups with nothing to do are skipped.
+const STANDING_FRACTION: f32 = 0.01;
+
+/// A grounded leg that wants to step, and how badly: 1 or more starts a
+/// step; between [`PARTNER_FRACTION`] and 1 only joins its group's step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepCandidate {
     /// Leg index.
@@ -61,30 +99,313 @@ impl GaitRule<'_> {
 /// foot fell out of reach.
 pub fn choose_steps(rule: &GaitRule<'_>, candidates: &mut [StepCandidate]) -> Vec<usize> {
     candidates.sort_by(|a, b| b.urgency.total_cmp(&a.urgency).then(a.leg.cmp(&b.leg)));
+    let stepping_group = match candidates.first().filter(|c| c.urgency >= 1.0) {
+        None => return Vec::new(),
+        Some(most_urgent) => rule.group_of[most_urgent.leg],
+    };
+    choose_group(rule, candidates, stepping_group)
+}
+
+/// Like [`choose_steps`], but the group that steps is `turn` (the next in
+/// the listed order) if one of its legs wants to step; the others wait.
+pub fn choose_listed(
+    rule: &GaitRule<'_>,
+    candidates: &mut [StepCandidate],
+    turn: usize,
+) -> Vec<usize> {
+    candidates.sort_by(|a, b| b.urgency.total_cmp(&a.urgency).then(a.leg.cmp(&b.leg)));
+    if !candidates
+        .iter()
+        .any(|c| c.urgency >= 1.0 && rule.group_of[c.leg] == turn)
+    {
+        return Vec::new();
+    }
+    choose_group(rule, candidates, turn)
+}
+
+/// The candidates of `group` (sorted, most urgent first) that may lift now.
+/// While a group is in the air, more of its legs may join only if no leg
+/// of another group is waiting.
+fn choose_group(rule: &GaitRule<'_>, candidates: &[StepCandidate], group: usize) -> Vec<usize> {
     let group_in_air = rule
         .lifted
         .iter()
         .position(|up| *up)
         .map(|leg| rule.group_of[leg]);
-    let stepping_group = match (group_in_air, candidates.first()) {
-        (_, None) => return Vec::new(),
-        (Some(group), _) => {
-            if candidates.iter().any(|c| rule.group_of[c.leg] != group) {
-                return Vec::new();
-            }
-            group
+    if let Some(in_air) = group_in_air {
+        let others_wait = candidates
+            .iter()
+            .any(|c| c.urgency >= 1.0 && rule.group_of[c.leg] != in_air);
+        if in_air != group || others_wait {
+            return Vec::new();
         }
-        (None, Some(most_urgent)) => rule.group_of[most_urgent.leg],
-    };
+    }
     let mut lifted = rule.lifted.to_vec();
     let mut chosen = Vec::new();
-    for candidate in candidates.iter() {
-        if rule.group_of[candidate.leg] == stepping_group && rule.allows(candidate.leg, &lifted) {
+    for candidate in candidates {
+        // A partner joins only a step its group starts now.
+        let joins = candidate.urgency >= 1.0 || group_in_air.is_none();
+        if rule.group_of[candidate.leg] == group && joins && rule.allows(candidate.leg, &lifted) {
             lifted[candidate.leg] = true;
             chosen.push(candidate.leg);
         }
     }
     chosen
+}
+
+impl Creature {
+    /// Stage 3: decides which legs lift now and starts their swings.
+    pub(super) fn start_steps(&mut self, terrain: &Ground<'_>, dt: f32) {
+        let threshold = self.spec.gait.step_threshold;
+        let partner = if self.spec.statically_stable() {
+            PARTNER_FRACTION
+        } else {
+            DYNAMIC_PARTNER_FRACTION
+        };
+        self.candidates.clear();
+        for (i, leg) in self.legs.iter().enumerate() {
+            self.lifted[i] = !leg.is_grounded();
+            if !leg.is_grounded() {
+                continue;
+            }
+            let off_target = leg.foot.distance(leg.desired);
+            let hip = self.body.to_world(self.spec.legs[i].mount);
+            let stretch = leg.foot.distance(hip) / self.spec.legs[i].reach();
+            // Stretch alone is no reason to step when the foothold is where
+            // the foot already is (a foothold deep in a gully): stepping
+            // would land on the same spot, over and over.
+            let can_improve = off_target > 0.25 * threshold;
+            let urgency = if stretch > OVERREACH_FRACTION && can_improve {
+                // About to lose the foot: step before anything else.
+                10.0 + stretch
+            } else if stretch > SLOW_DOWN_STRETCH && can_improve {
+                // Holding the body back (see `drive.rs`): step soon.
+                5.0 + stretch
+            } else if off_target > partner * threshold {
+                off_target / threshold
+            } else {
+                continue;
+            };
+            self.candidates.push(StepCandidate { leg: i, urgency });
+        }
+        self.plan_stability_shift();
+        if self.candidates.is_empty() {
+            return;
+        }
+        let groups = self.spec.gait.groups.len();
+        let rule = GaitRule {
+            group_of: &self.group_of,
+            lifted: &self.lifted,
+            max_lifted: self.spec.gait.max_lifted,
+        };
+        let chosen = match self.spec.gait.order {
+            GaitOrder::Urgency => choose_steps(&rule, &mut self.candidates),
+            GaitOrder::Listed => {
+                let standing = self.motion.speed.abs() <= STANDING_FRACTION * self.walk_speed
+                    && self.motion.yaw_rate.abs() <= STANDING_FRACTION * self.spec.body.turn_rate;
+                // Standing, a group with nothing to do passes its turn on,
+                // or one leg off its foothold would wait forever.
+                let anyone = self.candidates.iter().any(|c| c.urgency >= 1.0);
+                if standing && anyone {
+                    while !self
+                        .candidates
+                        .iter()
+                        .any(|c| c.urgency >= 1.0 && self.group_of[c.leg] == self.next_group)
+                    {
+                        self.next_group = (self.next_group + 1) % groups.max(1);
+                    }
+                }
+                choose_listed(&rule, &mut self.candidates, self.next_group)
+            }
+        };
+        let Some(&first) = chosen.first() else {
+            return;
+        };
+        let duration = self.spec.swing_time(self.feet_speed());
+        if self.spec.statically_stable() && !self.stable_without(&chosen, duration) {
+            // Wait while the body shifts over the feet that stay down, unless
+            // it has waited long enough and a foot is holding it back: a
+            // creature that cannot find its balance must still walk.
+            self.stability_wait += dt;
+            let urgent = self
+                .candidates
+                .iter()
+                .any(|c| c.leg == first && c.urgency >= 5.0);
+            if !(urgent && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
+            {
+                return;
+            }
+        }
+        self.stability_wait = 0.0;
+        if self.spec.gait.order == GaitOrder::Listed && !self.lifted.iter().any(|l| *l) {
+            self.next_group = (self.group_of[first] + 1) % groups.max(1);
+        }
+        self.lift(terrain, &chosen, duration);
+    }
+
+    /// How fast the feet move relative to the body now (m/s): the forward
+    /// speed plus the turning rate times the widest rest point's radius.
+    pub(super) fn feet_speed(&self) -> f32 {
+        self.motion.speed.abs() + self.motion.yaw_rate.abs() * self.spec.rest_radius()
+    }
+
+    /// Where leg `i` would land on a swing of `duration` seconds from its
+    /// foot, the arc height it needs, and how fast the foot would peak.
+    fn plan_swing(&self, terrain: &Ground<'_>, i: usize, duration: f32) -> (Foothold, f32, f32) {
+        let gait = &self.spec.gait;
+        let from = self.legs[i].foot;
+        let ahead = self.predicted_shift(i, gait.lead + duration);
+        let found = self.foothold(terrain, i, ahead, self.legs[i].pull);
+        let to = found.hit.point;
+        let ceiling = 0.5 * self.spec.legs[i].reach();
+        let lift = needed_lift(terrain, from, to, self.body.up(), gait.step_height, ceiling);
+        let peak = peak_swing_speed(from.distance(to), lift, duration);
+        (found, lift, peak)
+    }
+
+    /// Starts the swings of `legs` toward the footholds of their rest points
+    /// where the body will be when they land. They take `duration` seconds,
+    /// or longer, together, when a long step (a start, a foot the gait kept
+    /// waiting) would otherwise carry a foot faster than
+    /// [`FOOT_SPEED_LIMIT`]: a group lifts and lands as one.
+    fn lift(&mut self, terrain: &Ground<'_>, legs: &[usize], duration: f32) {
+        let fastest = legs
+            .iter()
+            .map(|&i| self.plan_swing(terrain, i, duration).2)
+            .fold(0.0, f32::max);
+        // The path's speed scales with 1 / duration (the target moves a
+        // little further meanwhile, which the plan below includes).
+        let duration = duration * (fastest / FOOT_SPEED_LIMIT).max(1.0);
+        for &i in legs {
+            let (found, lift, _) = self.plan_swing(terrain, i, duration);
+            let leg = &mut self.legs[i];
+            leg.desired = found.hit.point;
+            leg.pull = found.pull;
+            leg.phase = LegPhase::Swinging {
+                from: leg.foot,
+                to: found.hit.point,
+                progress: 0.0,
+                duration,
+                lift,
+            };
+            leg.planted_end = None;
+            self.lifted[i] = true;
+        }
+    }
+
+    /// Whether the body's centre stands over the feet that stay down when
+    /// `lifting` lift, by the gait's margin, now and when they land.
+    fn stable_without(&mut self, lifting: &[usize], duration: f32) -> bool {
+        let margin = self.spec.gait.stability_margin;
+        let centre = self.body.position;
+        let later = centre + self.body.velocity * duration;
+        let up = self.body.up();
+        let staying = self
+            .legs
+            .iter()
+            .enumerate()
+            .filter(|(i, leg)| leg.is_grounded() && !lifting.contains(i))
+            .map(|(_, leg)| leg.foot);
+        let Some(now) = support_margin(centre, up, staying, &mut self.hull, &mut self.projected)
+        else {
+            // Too few feet left to stand on: not a static step.
+            return true;
+        };
+        let (u, v) = support_plane(up);
+        let d = later - centre;
+        now >= margin && self.hull.margin(Vec2::new(d.dot(u), d.dot(v))) >= margin
+    }
+
+    /// The legs expected to lift next (none while a group is in the air):
+    /// the candidates of the group whose turn it is (listed order) or of the
+    /// most urgent candidate, as many as may lift at once; in listed order
+    /// with no candidate yet, the group's first legs.
+    fn plan_next_lift(&mut self) {
+        self.next_legs.clear();
+        if self.lifted.iter().any(|l| *l) {
+            return;
+        }
+        self.candidates
+            .sort_by(|a, b| b.urgency.total_cmp(&a.urgency).then(a.leg.cmp(&b.leg)));
+        let group = match self.spec.gait.order {
+            GaitOrder::Listed => Some(self.next_group),
+            GaitOrder::Urgency => self.candidates.first().map(|c| self.group_of[c.leg]),
+        };
+        let Some(group) = group else {
+            return;
+        };
+        let max = self.spec.gait.max_lifted;
+        self.next_legs.extend(
+            self.candidates
+                .iter()
+                .filter(|c| self.group_of[c.leg] == group)
+                .map(|c| c.leg)
+                .take(max),
+        );
+        if self.next_legs.is_empty()
+            && let Some(members) = self.spec.gait.groups.get(group)
+        {
+            self.next_legs.extend(members.iter().copied().take(max));
+        }
+    }
+
+    /// For gaits that keep 3+ feet down: where the body should lean to stand
+    /// over the feet that stay down during the next step (or the current
+    /// one, while a group is in the air). Sets the posture's sway target.
+    fn plan_stability_shift(&mut self) {
+        if !self.spec.statically_stable() {
+            self.motion.sway_target = self.natural_sway();
+            return;
+        }
+        self.plan_next_lift();
+        let up = self.body.up();
+        let duration = self.spec.swing_time(self.feet_speed());
+        // Measured from where the body would be without any shift.
+        let centre = self.body.position - self.motion.sway;
+        let later = self.body.velocity * duration;
+        let staying = self
+            .legs
+            .iter()
+            .enumerate()
+            .filter(|(i, leg)| leg.is_grounded() && !self.next_legs.contains(i))
+            .map(|(_, leg)| leg.foot);
+        if support_margin(centre, up, staying, &mut self.hull, &mut self.projected).is_none() {
+            self.motion.sway_target = Vec3::ZERO;
+            return;
+        }
+        let (u, v) = support_plane(up);
+        let points = [Vec2::ZERO, Vec2::new(later.dot(u), later.dot(v))];
+        let corners = self.hull.corners();
+        let middle = (points[0] + points[1]) * 0.5;
+        let centroid = corners.iter().copied().sum::<Vec2>() / corners.len().max(1) as f32;
+        // Lean a little more than the gate asks, so the step need not wait
+        // for the last millimetre.
+        let wanted = 1.5 * self.spec.gait.stability_margin;
+        let enough = |t: f32| {
+            let shift = (centroid - middle) * t;
+            points
+                .iter()
+                .all(|p| self.hull.margin(*p + shift) >= wanted)
+        };
+        let t = if enough(0.0) {
+            0.0
+        } else if !enough(1.0) {
+            1.0
+        } else {
+            let (mut lo, mut hi) = (0.0f32, 1.0f32);
+            for _ in 0..12 {
+                let mid = 0.5 * (lo + hi);
+                if enough(mid) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            hi
+        };
+        let shift = (centroid - middle) * t;
+        self.motion.sway_target = u * shift.x + v * shift.y;
+    }
 }
 
 #[cfg(test)]
@@ -107,7 +428,7 @@ mod tests {
             lifted: &[false; 4],
             max_lifted: 2,
         };
-        let chosen = choose_steps(&rule, &mut candidates(&[(0, 0.3), (3, 0.2), (1, 0.1)]));
+        let chosen = choose_steps(&rule, &mut candidates(&[(0, 1.3), (3, 1.2), (1, 1.1)]));
         assert_eq!(chosen, vec![0, 3]);
     }
 
@@ -118,7 +439,7 @@ mod tests {
             lifted: &[true, false, false, false],
             max_lifted: 2,
         };
-        let chosen = choose_steps(&rule, &mut candidates(&[(3, 0.5)]));
+        let chosen = choose_steps(&rule, &mut candidates(&[(3, 1.5)]));
         assert_eq!(chosen, vec![3]);
     }
 
@@ -154,14 +475,14 @@ mod tests {
             lifted: &[false; 4],
             max_lifted: 1,
         };
-        let chosen = choose_steps(&rule, &mut candidates(&[(0, 0.3), (2, 0.9), (1, 0.5)]));
+        let chosen = choose_steps(&rule, &mut candidates(&[(0, 1.3), (2, 1.9), (1, 1.5)]));
         assert_eq!(chosen, vec![2]);
         let rule = GaitRule {
             max_lifted: 2,
             ..rule
         };
         assert_eq!(
-            choose_steps(&rule, &mut candidates(&[(0, 0.3), (2, 0.9), (1, 0.5)])),
+            choose_steps(&rule, &mut candidates(&[(0, 1.3), (2, 1.9), (1, 1.5)])),
             vec![2, 1]
         );
     }
@@ -174,8 +495,47 @@ mod tests {
             max_lifted: 1,
         };
         assert_eq!(
-            choose_steps(&rule, &mut candidates(&[(1, 0.5), (0, 0.5)])),
+            choose_steps(&rule, &mut candidates(&[(1, 1.5), (0, 1.5)])),
             vec![0]
+        );
+    }
+
+    #[test]
+    fn partners_join_a_step_but_never_start_one() {
+        let rule = GaitRule {
+            group_of: &SPIDER_GROUPS,
+            lifted: &[false; 4],
+            max_lifted: 2,
+        };
+        // Leg 3 is only halfway to stepping: alone it waits...
+        assert!(choose_steps(&rule, &mut candidates(&[(3, 0.6)])).is_empty());
+        // ...but it goes with its diagonal partner.
+        assert_eq!(
+            choose_steps(&rule, &mut candidates(&[(3, 0.6), (0, 1.2)])),
+            vec![0, 3]
+        );
+        // Once the group is in the air it cannot join late.
+        let in_air = GaitRule {
+            lifted: &[true, false, false, false],
+            ..rule
+        };
+        assert!(choose_steps(&in_air, &mut candidates(&[(3, 0.6)])).is_empty());
+    }
+
+    #[test]
+    fn listed_order_waits_for_the_group_whose_turn_it_is() {
+        // A four-group wave; group 2's turn.
+        let groups = [0, 1, 2, 3];
+        let rule = GaitRule {
+            group_of: &groups,
+            lifted: &[false; 4],
+            max_lifted: 1,
+        };
+        // Leg 0 is the most urgent, but it is not its turn.
+        assert!(choose_listed(&rule, &mut candidates(&[(0, 5.0), (3, 1.5)]), 2).is_empty());
+        assert_eq!(
+            choose_listed(&rule, &mut candidates(&[(0, 5.0), (2, 1.1)]), 2),
+            vec![2]
         );
     }
 

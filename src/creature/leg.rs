@@ -1,25 +1,37 @@
-//! A leg's running state: its chain, its foot, and whether it is stepping.
+//! A leg's running state (its chain, its foot, whether it is stepping), and
+//! the pipeline's last stage: posing every leg by inverse kinematics.
 
 use glam::Vec3;
 
-use super::LegSpec;
+use super::state::solver_slot;
+use super::{Creature, LegSpec, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
 };
+
+/// A solve that leaves any bone further than this fraction of the leg's reach
+/// from its length is repaired (and counted): legs never visibly stretch.
+pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
 
 /// Whether a foot is planted or in the air.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LegPhase {
     /// Planted: the foot does not move.
     Grounded,
-    /// In the air, travelling from `from` toward the current desired foothold.
+    /// In the air, travelling from `from` to `to` (see `swing.rs`).
     Swinging {
         /// Where the step started.
         from: Vec3,
-        /// Where it will land (follows the desired foothold as the body moves).
+        /// Where it will land: chosen at lift-off for where the body will be,
+        /// then drawn toward later footholds at a bounded, fading rate.
         to: Vec3,
         /// 0 at lift-off, 1 at touchdown.
         progress: f32,
+        /// How long this swing takes, seconds (fixed at lift-off).
+        duration: f32,
+        /// Peak height of the arc above the line from `from` to `to`, metres
+        /// (the gait's step height, raised where the ground between demands).
+        lift: f32,
     },
 }
 
@@ -34,6 +46,9 @@ pub struct Leg {
     pub phase: LegPhase,
     /// Where the foot wants to be: the latest ray hit ahead of the rest point.
     pub desired: Vec3,
+    /// Which pull toward the hip found the current foothold (0 = the rest
+    /// point itself); kept so footholds do not flip between retries.
+    pub pull: usize,
     /// The IK report from the latest solve.
     pub report: SolveReport,
     /// The solver this leg uses now.
@@ -92,4 +107,46 @@ pub fn try_rest_chain(leg: &LegSpec) -> Result<Chain, IkError> {
     );
     // Re-build from the solved pose so its bone directions become the rest directions.
     Chain::new(chain.joints().to_vec())
+}
+
+impl Creature {
+    /// Poses leg `i` for its foot; true when the solver left a bone off its
+    /// length and the pose was repaired.
+    pub(super) fn solve_leg(&mut self, i: usize) -> bool {
+        let leg_spec = &self.spec.legs[i];
+        let hip = self.body.to_world(leg_spec.mount);
+        let pole = leg_spec.pole.map(|p| self.body.to_world(p));
+        let params = SolveParams {
+            tolerance: self.spec.solver.tolerance,
+            max_iterations: self.spec.solver.max_iterations,
+            pole,
+            end_direction: None,
+        };
+        let leg = &mut self.legs[i];
+        leg.chain.set_root(hip);
+        leg.chain.set_rest_frame(self.body.orientation);
+        let solver = &mut self.solvers[solver_slot(leg.solver)];
+        leg.report = solver.solve(&mut leg.chain, leg.foot, &params);
+        // Solvers start from the previous pose, and a foot drawn in close
+        // can leave a knee folded over the body. Start again from the rest
+        // pose, whose knees stand out: its solution is the natural one.
+        if leg_enters_body(&self.body, self.spec.body.size * 0.5, leg) {
+            let mut fresh = self.rest[i].clone();
+            fresh.rotate_about_root(self.body.orientation);
+            fresh.set_root(hip);
+            fresh.set_rest_frame(self.body.orientation);
+            let report = solver.solve(&mut fresh, leg.foot, &params);
+            leg.chain = fresh;
+            leg.report = report;
+        }
+        leg.bone_error = leg.chain.bone_length_error();
+        let repair = leg.bone_error > BONE_REPAIR_FRACTION * leg.chain.reach();
+        if repair {
+            leg.chain.restore_bone_lengths();
+            leg.bone_error = leg.chain.bone_length_error();
+            leg.report.error = leg.chain.end().distance(leg.foot);
+            leg.report.reached = leg.report.error <= params.tolerance;
+        }
+        repair
+    }
 }

@@ -2,16 +2,27 @@
 //! running state ([`Creature`]): body, legs, gait.
 
 mod body;
+mod clearance;
+mod drive;
+mod footholds;
 mod gait;
 mod leg;
+mod posture;
 mod spec;
+mod stability;
 mod state;
+mod swing;
 
 pub use body::{Body, feet_plane_normal, foot_ring};
-pub use gait::{GaitRule, StepCandidate, choose_steps};
-pub use leg::{Leg, LegPhase, rest_chain, try_rest_chain};
+pub use clearance::{LEG_GAP, leg_enters_body, legs_cross};
+pub use gait::{GaitRule, StepCandidate, choose_listed, choose_steps};
+pub use leg::{BONE_REPAIR_FRACTION, Leg, LegPhase, rest_chain, try_rest_chain};
+pub use posture::BodyMotion;
 pub use spec::{
-    BodySpec, CreatureSpec, FOOTHOLD_STRETCH, GaitSpec, LegSpec, OrientationSource,
-    SLOW_DOWN_STRETCH, SolverSpec,
+    BodySpec, CROSSING_SHARE, CreatureSpec, FOOT_SPEED_LIMIT, FOOTHOLD_STRETCH, GaitOrder,
+    GaitSpec, LegSpec, OrientationSource, SLOW_DOWN_STRETCH, SWING_PEAK_FACTOR, SWING_SHARE,
+    SolverSpec,
 };
+pub use stability::{support_margin, support_plane};
 pub use state::{Creature, DriveInput, StepEvents};
+pub use swing::{arc, ease, peak_swing_speed, swing_point};

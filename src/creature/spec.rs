@@ -13,6 +13,32 @@ pub const SLOW_DOWN_STRETCH: f32 = 0.88;
 /// level ground must be within it.
 pub const FOOTHOLD_STRETCH: f32 = 0.85;
 
+/// A swing takes at most this share of the time a foot stands between two
+/// of its neighbours' swings, so every step leaves a moment with all feet
+/// down (the double-support phase of a walk).
+pub const SWING_SHARE: f32 = 0.85;
+/// Peak speed of a swinging foot over its mean speed: the swing's path is
+/// a quintic ease (zero velocity and acceleration at both ends), whose
+/// steepest slope is 15/8.
+pub const SWING_PEAK_FACTOR: f32 = 1.875;
+/// Fastest a swinging foot is allowed to move over the ground, m/s: the
+/// speed cap keeps every swing under it.
+pub const FOOT_SPEED_LIMIT: f32 = 4.5;
+/// A stride may be at most this fraction of the gap between two neighbouring
+/// feet on one side, so their feet never pass each other.
+pub const CROSSING_SHARE: f32 = 0.7;
+
+/// In which order gait groups take their turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GaitOrder {
+    /// The group of the leg that most needs to step goes next (reactive).
+    Urgency,
+    /// Groups step cyclically in the order the file lists them: a
+    /// metachronal wave when the groups run from back to front.
+    Listed,
+}
+
 /// Where the body's up direction comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -41,6 +67,11 @@ pub struct BodySpec {
     pub max_tilt_rate: f32,
     /// Fastest the body may correct its ride height, m/s.
     pub max_height_rate: f32,
+    /// Most the forward speed may change per second, m/s² (braking may use
+    /// twice this).
+    pub acceleration: f32,
+    /// Most the turning rate may change per second, radians/s².
+    pub turn_acceleration: f32,
 }
 
 /// How legs are solved unless a leg says otherwise.
@@ -61,8 +92,10 @@ pub struct GaitSpec {
     pub step_threshold: f32,
     /// Peak lift of a swinging foot, metres.
     pub step_height: f32,
-    /// Time a step takes, seconds.
+    /// Time a step takes at walking speeds, seconds: the longest swing.
     pub step_duration: f32,
+    /// Shortest a swing may become when the creature walks fast, seconds.
+    pub min_step_duration: f32,
     /// Footholds are sought this many seconds of motion ahead.
     pub lead: f32,
     /// Most legs in the air at once.
@@ -70,6 +103,11 @@ pub struct GaitSpec {
     /// Leg indices per group; a leg may lift only while every leg of every
     /// other group is grounded.
     pub groups: Vec<Vec<usize>>,
+    /// Which group steps next.
+    pub order: GaitOrder,
+    /// Least distance (metres) the body's centre keeps inside the support
+    /// polygon of the feet that stay down, for gaits that keep 3+ feet down.
+    pub stability_margin: f32,
 }
 
 /// One leg.
@@ -136,17 +174,42 @@ impl CreatureSpec {
         Ok(())
     }
 
-    /// Time a foot stays planted between two of its swings when the gait
-    /// groups step in turn (only one group is in the air at a time), seconds.
-    pub fn stance_time(&self) -> f32 {
+    /// Turns the gait takes per cycle: the groups one after another, or (one
+    /// group) as many turns as `max_lifted` forces.
+    pub fn turns(&self) -> usize {
         let groups = self.gait.groups.len();
-        let turns = if groups <= 1 {
-            // One group: legs take turns only as `max_lifted` forces them to.
+        if groups <= 1 {
             self.legs.len().div_ceil(self.gait.max_lifted.max(1))
         } else {
             groups
-        };
-        (turns.saturating_sub(1).max(1)) as f32 * self.gait.step_duration
+        }
+    }
+
+    /// Whether the gait keeps three or more feet down at every moment, so
+    /// the body can stand statically over them.
+    pub fn statically_stable(&self) -> bool {
+        self.legs.len() >= self.gait.max_lifted + 3
+    }
+
+    /// How long a swing takes when the body's feet move at `speed` (m/s)
+    /// relative to it: the file's `step_duration` while that leaves time
+    /// between swings, shorter as the creature walks faster (a foot then
+    /// reaches `step_threshold` sooner), never below `min_step_duration`.
+    pub fn swing_time(&self, speed: f32) -> f32 {
+        let gait = &self.gait;
+        let others = (self.turns().saturating_sub(1)).max(1) as f32;
+        let fit = SWING_SHARE * gait.step_threshold / (speed.abs() * others);
+        if fit.is_nan() {
+            gait.step_duration
+        } else {
+            fit.clamp(gait.min_step_duration, gait.step_duration)
+        }
+    }
+
+    /// Time a foot stays planted between two of its swings at full speed,
+    /// when the groups step in turn at the shortest swing (seconds).
+    pub fn stance_time(&self) -> f32 {
+        (self.turns().saturating_sub(1).max(1)) as f32 * self.gait.min_step_duration
     }
 
     /// How far a planted foot can travel backwards relative to its hip,
@@ -161,15 +224,54 @@ impl CreatureSpec {
         (2.0 * (room.max(0.0).sqrt() - standing.x.abs())).max(0.0)
     }
 
-    /// The fastest the gait can carry the body without feet slipping or
-    /// the stride limiter holding it back: every foot's stroke divided by
-    /// its time on the ground (m/s). The body never walks faster than this,
-    /// whatever `body.speed` says.
+    /// The fastest the gait can carry the body (m/s), the least of: every
+    /// foot's stroke over its shortest time on the ground; the speed at
+    /// which swinging feet would pass [`FOOT_SPEED_LIMIT`]; and the speed at
+    /// which a stride would reach [`CROSSING_SHARE`] of the gap between
+    /// neighbouring feet. The body never walks faster, whatever
+    /// `body.speed` says.
     pub fn speed_cap(&self) -> f32 {
+        self.speed_limit().0
+    }
+
+    /// [`speed_cap`](Self::speed_cap) and, in words, what sets it.
+    pub fn speed_limit(&self) -> (f32, String) {
         let stance = self.stance_time();
-        (0..self.legs.len())
+        let strokes = (0..self.legs.len())
             .map(|i| self.stroke(i) / stance)
-            .fold(f32::INFINITY, f32::min)
+            .fold(f32::INFINITY, f32::min);
+        // A swing carries the foot over its stride plus the body's travel
+        // during the swing; with the dwell between swings that is at most
+        // (others / SWING_SHARE + 1) × speed per swing time.
+        let others = (self.turns().saturating_sub(1)).max(1) as f32;
+        let swings = FOOT_SPEED_LIMIT / (SWING_PEAK_FACTOR * (others / SWING_SHARE + 1.0));
+        let crossing = self.neighbour_gap().map(|(a, b, gap)| {
+            (
+                CROSSING_SHARE * gap / stance,
+                format!(
+                    "a stride of {CROSSING_SHARE} of the {gap:.3} m between the feet of `{a}` and \
+                     `{b}` per {stance:.3} s on the ground, so their feet never cross"
+                ),
+            )
+        });
+        let mut limit = (
+            strokes,
+            format!(
+                "each foot's stroke over its {stance:.3} s on the ground between the shortest \
+                 swings (min_step_duration {} s)",
+                self.gait.min_step_duration
+            ),
+        );
+        if swings < limit.0 {
+            limit = (
+                swings,
+                format!("swinging feet staying under {FOOT_SPEED_LIMIT} m/s"),
+            );
+        }
+        if let Some(crossing) = crossing.filter(|c| c.0 < limit.0) {
+            limit = crossing;
+        }
+        limit
     }
 
     /// The speed the creature walks at full throttle: its `speed`, capped
@@ -178,11 +280,10 @@ impl CreatureSpec {
         self.body.speed.min(self.speed_cap())
     }
 
-    /// Two legs on the same side whose feet may cross at full speed: their
-    /// names, the gap between their rest points along the body, and the
-    /// stride that exceeds it.
-    pub fn crossing_legs(&self) -> Option<(String, String, f32, f32)> {
-        let stride = self.walk_speed() * self.stance_time();
+    /// The two closest neighbouring feet along the body on one side: their
+    /// names and the gap between their rest points along the body.
+    fn neighbour_gap(&self) -> Option<(String, String, f32)> {
+        let mut closest: Option<(String, String, f32)> = None;
         for side in [-1.0f32, 1.0] {
             let mut on_side: Vec<&LegSpec> = self
                 .legs
@@ -192,12 +293,31 @@ impl CreatureSpec {
             on_side.sort_by(|a, b| a.rest.x.total_cmp(&b.rest.x));
             for pair in on_side.windows(2) {
                 let gap = pair[1].rest.x - pair[0].rest.x;
-                if stride > gap {
-                    return Some((pair[1].name.clone(), pair[0].name.clone(), gap, stride));
+                if closest.as_ref().is_none_or(|(_, _, g)| gap < *g) {
+                    closest = Some((pair[1].name.clone(), pair[0].name.clone(), gap));
                 }
             }
         }
-        None
+        closest
+    }
+
+    /// Two legs on the same side whose feet may cross even at a slow walk,
+    /// because `step_threshold` (the stride at walking speeds) reaches past
+    /// the gap between them: their names, the gap, and the stride.
+    pub fn crossing_legs(&self) -> Option<(String, String, f32, f32)> {
+        let stride = self.gait.step_threshold;
+        self.neighbour_gap()
+            .filter(|(_, _, gap)| stride > CROSSING_SHARE * gap)
+            .map(|(a, b, gap)| (a, b, gap, stride))
+    }
+
+    /// Farthest a rest foot stands from the body's centre across the
+    /// ground (metres): how much turning adds to a foot's speed.
+    pub fn rest_radius(&self) -> f32 {
+        self.legs
+            .iter()
+            .map(|l| glam::Vec2::new(l.rest.x, l.rest.z).length())
+            .fold(0.0, f32::max)
     }
 
     /// The longest leg reach (used to size rays and placement spacing).

@@ -125,6 +125,8 @@ fn draw_creature(grid: &mut Grid, creature: &Creature, projection: &Projection) 
             mark(grid, desired, 'x', Ink::Foothold);
         }
         if let Some(Some(end)) = projected.last() {
+            // A foot covers its own foothold mark when it stands on it.
+            let end = &(end.0, end.1, end.2 - MARK_BIAS);
             match leg.phase {
                 LegPhase::Grounded => mark(grid, *end, 'O', Ink::FootGrounded),
                 LegPhase::Swinging { .. } => mark(grid, *end, '^', Ink::FootSwinging),

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::motion::MotionFigures;
 use crate::creature::{Creature, StepEvents};
 use crate::terrain::Heightfield;
 
@@ -74,7 +75,7 @@ impl LogHistogram {
 /// The larger of two figures, NaN if either is: a maximum over a run that
 /// went NaN must say so, not report the clean values around it.
 #[inline]
-fn max_or_nan(a: f32, b: f32) -> f32 {
+pub(super) fn max_or_nan(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else {
@@ -84,7 +85,7 @@ fn max_or_nan(a: f32, b: f32) -> f32 {
 
 /// The smaller of two figures, NaN if either is.
 #[inline]
-fn min_or_nan(a: f32, b: f32) -> f32 {
+pub(super) fn min_or_nan(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() {
         f32::NAN
     } else {
@@ -131,6 +132,8 @@ pub struct Metrics {
     pub ik_repairs: u64,
     /// Path length of every creature.
     pub odometer: Vec<f64>,
+    /// How the motion looks: accelerations, rates, stability, crossings.
+    pub motion: MotionFigures,
     /// The latest step, for live display.
     pub last: StepFigures,
     step_iterations: u64,
@@ -175,6 +178,7 @@ impl Metrics {
             nan_count: 0,
             ik_repairs: 0,
             odometer: vec![0.0; creatures],
+            motion: MotionFigures::new(creatures),
             last: StepFigures::default(),
             step_iterations: 0,
             step_solves: 0,
@@ -199,14 +203,16 @@ impl Metrics {
         }
     }
 
-    /// Records one creature's state after a step.
+    /// Records one creature's state after a step of `dt` seconds.
     pub fn observe(
         &mut self,
         index: usize,
         creature: &Creature,
         events: &StepEvents,
         terrain: &Heightfield,
+        dt: f32,
     ) {
+        self.motion.observe(index, creature, dt, terrain.spacing());
         let terrain = &terrain.at(creature.origin());
         let first = index == 0;
         if first {
@@ -347,6 +353,24 @@ pub struct Summary {
     /// Leg solves whose bone lengths the simulation repaired (a solver left a
     /// bone more than 1e-5 of the reach off its length).
     pub ik_repairs: u64,
+    /// Largest body acceleration (second difference of the body centre), m/s².
+    pub body_accel_max: f32,
+    /// Fastest the body's up direction turned, degrees/s.
+    pub tilt_rate_max: f32,
+    /// Smallest static stability margin over steps with 3+ feet planted
+    /// (metres; negative: the body's centre outside the support polygon);
+    /// `null` when no step had 3+ feet down.
+    pub stability_margin_min: Option<f32>,
+    /// Fraction of steps with 3+ feet planted whose margin was negative.
+    pub unstable_fraction: f64,
+    /// Creature-steps in which two legs came within 1 cm of each other.
+    pub leg_crossings: u64,
+    /// Creature-steps in which a leg passed through the body box.
+    pub leg_body_intersections: u64,
+    /// Fastest any foot moved, m/s.
+    pub foot_speed_max: f32,
+    /// Fastest a foot was moving over the step it touched down in, m/s.
+    pub touchdown_speed_max: f32,
     /// Real time the run took.
     pub wall_seconds: f64,
     /// Mean real time per world step, microseconds.

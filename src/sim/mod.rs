@@ -5,11 +5,13 @@
 mod clock;
 mod command;
 mod metrics;
+mod motion;
 mod timeline;
 mod world;
 
 pub use clock::FixedStep;
 pub use command::{Command, CommandError};
 pub use metrics::{LogHistogram, Metrics, Summary};
+pub use motion::MotionFigures;
 pub use timeline::{Cue, Timeline};
 pub use world::{DEFAULT_DT, World};

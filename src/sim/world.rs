@@ -164,6 +164,7 @@ impl World {
                 for creature in &mut self.creatures {
                     creature.reset(&self.terrain);
                 }
+                self.metrics.motion.forget();
             }
         }
         Ok(())
@@ -183,7 +184,7 @@ impl World {
         for (index, creature) in self.creatures.iter_mut().enumerate() {
             let events = creature.step(&self.terrain, self.dt);
             self.metrics
-                .observe(index, creature, &events, &self.terrain);
+                .observe(index, creature, &events, &self.terrain, self.dt);
         }
         self.metrics.steps += 1;
     }
@@ -231,6 +232,15 @@ impl World {
             tilt_error_max_deg: m.tilt_error_max_deg,
             nan_count: m.nan_count,
             ik_repairs: m.ik_repairs,
+            body_accel_max: m.motion.body_accel_max,
+            tilt_rate_max: m.motion.tilt_rate_max,
+            stability_margin_min: Some(m.motion.stability_margin_min)
+                .filter(|margin| !margin.is_infinite()),
+            unstable_fraction: m.motion.unstable_fraction(),
+            leg_crossings: m.motion.leg_crossings,
+            leg_body_intersections: m.motion.leg_body_intersections,
+            foot_speed_max: m.motion.foot_speed_max,
+            touchdown_speed_max: m.motion.touchdown_speed_max,
             wall_seconds,
             step_micros_mean: if m.steps == 0 {
                 0.0

@@ -1,0 +1,166 @@
+//! Self-intersection checks: legs against legs, legs against the body.
+
+use glam::Vec3;
+
+use super::{Body, Leg};
+use crate::geometry::{inside_box, segment_distance, segment_enters_box};
+
+/// Two legs closer than this (metres) count as crossing.
+pub const LEG_GAP: f32 = 0.01;
+
+/// Whether any two legs' bones come within `gap` of each other. First bones
+/// of legs mounted at the same point are not compared (they touch by design).
+pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
+    for (i, a) in legs.iter().enumerate() {
+        let (a_min, a_max) = bounds(a.chain.joints());
+        for b in &legs[i + 1..] {
+            let (b_min, b_max) = bounds(b.chain.joints());
+            // Boxes around the two legs apart by more than the gap: no bone
+            // pair can be closer.
+            if (a_min - gap).cmpgt(b_max).any() || (b_min - gap).cmpgt(a_max).any() {
+                continue;
+            }
+            let shared_mount = a.chain.root().distance(b.chain.root()) <= gap;
+            let (ja, jb) = (a.chain.joints(), b.chain.joints());
+            for (ka, sa) in ja.windows(2).enumerate() {
+                for (kb, sb) in jb.windows(2).enumerate() {
+                    if shared_mount && ka == 0 && kb == 0 {
+                        continue;
+                    }
+                    if segment_distance(sa[0], sa[1], sb[0], sb[1]) < gap {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether any bone of `leg` passes through the body box (`half` its
+/// half-extents). A first bone mounted inside the box must leave it (its
+/// far end outside); every other bone must stay out entirely.
+pub fn leg_enters_body(body: &Body, half: Vec3, leg: &Leg) -> bool {
+    let joints = leg.chain.joints();
+    let local = |p: Vec3| body.to_local(p);
+    let root = local(joints[0]);
+    let mut previous = root;
+    for (k, &joint) in joints.iter().enumerate().skip(1) {
+        let p = local(joint);
+        let hits = if k == 1 && inside_box(root, half) {
+            inside_box(p, half)
+        } else {
+            segment_enters_box(previous, p, half)
+        };
+        if hits {
+            return true;
+        }
+        previous = p;
+    }
+    false
+}
+
+fn bounds(points: &[Vec3]) -> (Vec3, Vec3) {
+    points
+        .iter()
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(*p), hi.max(*p))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::creature::LegPhase;
+    use crate::ik::{Chain, SolveReport, SolverKind, Termination};
+    use glam::Quat;
+
+    fn leg(joints: &[Vec3]) -> Leg {
+        let chain = Chain::new(joints.to_vec()).unwrap();
+        Leg {
+            foot: chain.end(),
+            desired: chain.end(),
+            pull: 0,
+            chain,
+            phase: LegPhase::Grounded,
+            report: SolveReport {
+                iterations: 0,
+                error: 0.0,
+                reached: true,
+                termination: Termination::Reached,
+            },
+            solver: SolverKind::Fabrik,
+            planted_end: None,
+            bone_error: 0.0,
+        }
+    }
+
+    #[test]
+    fn crossing_and_apart_legs() {
+        let a = leg(&[
+            Vec3::new(0.2, 0.0, -0.1),
+            Vec3::new(0.4, 0.2, -0.4),
+            Vec3::new(0.0, -0.3, -0.6),
+        ]);
+        let apart = leg(&[
+            Vec3::new(-0.2, 0.0, -0.1),
+            Vec3::new(-0.4, 0.2, -0.4),
+            Vec3::new(-0.6, -0.3, -0.6),
+        ]);
+        assert!(!legs_cross(&[a.clone(), apart], LEG_GAP));
+        // A back leg whose foot reaches forward past the front leg's shin.
+        let crossing = leg(&[
+            Vec3::new(-0.2, 0.0, -0.1),
+            Vec3::new(-0.1, 0.2, -0.4),
+            Vec3::new(0.5, -0.3, -0.6),
+        ]);
+        assert!(legs_cross(&[a, crossing], LEG_GAP));
+    }
+
+    #[test]
+    fn legs_sharing_a_mount_are_not_crossing_at_the_mount() {
+        let a = leg(&[
+            Vec3::ZERO,
+            Vec3::new(0.3, 0.0, -0.3),
+            Vec3::new(0.5, -0.3, -0.5),
+        ]);
+        let b = leg(&[
+            Vec3::ZERO,
+            Vec3::new(-0.3, 0.0, -0.3),
+            Vec3::new(-0.5, -0.3, -0.5),
+        ]);
+        assert!(!legs_cross(&[a, b], LEG_GAP));
+    }
+
+    #[test]
+    fn knees_through_the_body_are_caught() {
+        let body = Body {
+            position: Vec3::new(1.0, 0.5, 0.0),
+            orientation: Quat::from_rotation_y(0.5),
+            velocity: Vec3::ZERO,
+        };
+        let half = Vec3::new(0.25, 0.08, 0.18);
+        let world = |p: Vec3| body.to_world(p);
+        // Mounted inside, leaves through the side: fine.
+        let out = leg(&[
+            world(Vec3::new(0.1, 0.0, -0.1)),
+            world(Vec3::new(0.2, 0.2, -0.4)),
+            world(Vec3::new(0.4, -0.3, -0.5)),
+        ]);
+        assert!(!leg_enters_body(&body, half, &out));
+        // Knee inside the box.
+        let knee_in = leg(&[
+            world(Vec3::new(0.1, 0.0, -0.1)),
+            world(Vec3::new(0.0, 0.0, 0.05)),
+            world(Vec3::new(0.0, -0.4, 0.3)),
+        ]);
+        assert!(leg_enters_body(&body, half, &knee_in));
+        // Both joints outside, but the shin cuts through the body.
+        let shin_through = leg(&[
+            world(Vec3::new(0.1, 0.0, -0.1)),
+            world(Vec3::new(0.0, 0.3, -0.3)),
+            world(Vec3::new(0.0, -0.3, 0.3)),
+        ]);
+        assert!(leg_enters_body(&body, half, &shin_through));
+    }
+}

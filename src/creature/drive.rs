@@ -1,0 +1,176 @@
+//! Stage 1, drive: the driver's throttle and rudder become the body's
+//! forward speed and turning rate, and the body moves along its path.
+//!
+//! Speed and turning rate change no faster than `[body] acceleration` and
+//! `turn_acceleration` allow (braking may use twice as much), so starts and
+//! stops are smooth. The body also brakes, on the same curve, before a
+//! planted foot would be stretched past [`STOP_STRETCH`] of its reach: a
+//! creature cannot outrun its legs, and it slows down rather than snapping to
+//! a halt when rough ground keeps its gait busy.
+
+use glam::Quat;
+
+use super::{Body, Creature};
+
+/// No planted foot is carried by the body's motion past this fraction of its
+/// leg's reach.
+const STOP_STRETCH: f32 = 0.96;
+/// Braking may change speed this many times faster than speeding up.
+const BRAKING_FACTOR: f32 = 2.0;
+
+impl Creature {
+    /// Stage 1: updates the forward speed and turning rate, then moves and
+    /// turns the body by one step of them.
+    pub(super) fn drive(&mut self, dt: f32) {
+        let finite_or_zero = |v: f32| {
+            if v.is_finite() {
+                v.clamp(-1.0, 1.0)
+            } else {
+                0.0
+            }
+        };
+        let body_spec = &self.spec.body;
+        let mut speed_command = finite_or_zero(self.input.forward) * self.walk_speed;
+        let mut turn_command = finite_or_zero(self.input.turn) * body_spec.turn_rate;
+        // Walking and turning at once, the outer feet move faster than
+        // either alone; both give way so no foot outruns the gait.
+        let feet = speed_command.abs() + turn_command.abs() * self.spec.rest_radius();
+        let cap = self.walk_speed.max(self.spec.speed_cap());
+        if feet > cap {
+            speed_command *= cap / feet;
+            turn_command *= cap / feet;
+        }
+        let allowed = self.stride_allowance(speed_command, turn_command, dt);
+        self.motion.speed = approach(
+            self.motion.speed,
+            speed_command * allowed,
+            body_spec.acceleration * dt,
+        );
+        self.motion.yaw_rate = approach(
+            self.motion.yaw_rate,
+            turn_command * allowed,
+            body_spec.turn_acceleration * dt,
+        );
+        // A last guard for what braking could not foresee (the body's own
+        // height and tilt changing under it): never carry a planted foot
+        // past the stop.
+        let scale = self.overstretch_scale(self.motion.speed * dt, self.motion.yaw_rate * dt);
+        self.motion.speed *= scale;
+        self.motion.yaw_rate *= scale;
+
+        let turn = Quat::from_axis_angle(self.body.up(), self.motion.yaw_rate * dt);
+        self.body.orientation = (turn * self.body.orientation).normalize();
+        self.body.velocity = self.body.forward() * self.motion.speed;
+        self.body.position += self.body.velocity * dt;
+    }
+
+    /// The body after moving `advance` metres forward and turning `angle`
+    /// radians about its up.
+    fn moved(&self, advance: f32, angle: f32) -> Body {
+        Body {
+            position: self.body.position + self.body.forward() * advance,
+            orientation: Quat::from_axis_angle(self.body.up(), angle) * self.body.orientation,
+            velocity: self.body.velocity,
+        }
+    }
+
+    /// How much of a sideways shift `delta` of the body keeps every planted
+    /// foot within [`STOP_STRETCH`] (1 when all of it does).
+    pub(super) fn shift_room(&self, delta: glam::Vec3) -> f32 {
+        let next = Body {
+            position: self.body.position + delta,
+            ..self.body
+        };
+        let mut scale = 1.0f32;
+        for (now, after) in self.stretches(&next) {
+            if after > STOP_STRETCH && after > now {
+                scale = scale.min(((STOP_STRETCH - now) / (after - now)).clamp(0.0, 1.0));
+            }
+        }
+        scale
+    }
+
+    /// For every planted foot: its stretch now and after the body makes the
+    /// given motion (fractions of the leg's reach).
+    fn stretches<'a>(&'a self, next: &'a Body) -> impl Iterator<Item = (f32, f32)> + 'a {
+        self.legs
+            .iter()
+            .zip(&self.spec.legs)
+            .filter(|(leg, _)| leg.is_grounded())
+            .map(move |(leg, leg_spec)| {
+                let reach = leg_spec.reach();
+                let now = leg.foot.distance(self.body.to_world(leg_spec.mount)) / reach;
+                let after = leg.foot.distance(next.to_world(leg_spec.mount)) / reach;
+                (now, after)
+            })
+    }
+
+    /// The fraction (0–1) of the commanded motion the body may move at now
+    /// and still brake to a stop before a planted foot reaches
+    /// [`STOP_STRETCH`].
+    fn stride_allowance(&self, speed: f32, turn: f32, dt: f32) -> f32 {
+        if speed == 0.0 && turn == 0.0 {
+            return 1.0;
+        }
+        let next = self.moved(speed * dt, turn * dt);
+        // How fast (fraction of the command per second²) the body can shed
+        // this motion: the slower of its linear and angular braking.
+        let body_spec = &self.spec.body;
+        let mut braking = f32::INFINITY;
+        if speed != 0.0 {
+            braking = braking.min(BRAKING_FACTOR * body_spec.acceleration / speed.abs());
+        }
+        if turn != 0.0 {
+            braking = braking.min(BRAKING_FACTOR * body_spec.turn_acceleration / turn.abs());
+        }
+        let mut allowed = 1.0f32;
+        for (now, after) in self.stretches(&next) {
+            let per_step = after - now;
+            if per_step <= 0.0 {
+                continue;
+            }
+            // Seconds of the commanded motion left before the stop.
+            let left = (STOP_STRETCH - now).max(0.0) / per_step * dt;
+            allowed = allowed.min((2.0 * braking * left).sqrt());
+        }
+        allowed
+    }
+
+    /// How much of a step's motion keeps every planted foot within
+    /// [`STOP_STRETCH`] (1 when all of it does).
+    fn overstretch_scale(&self, advance: f32, angle: f32) -> f32 {
+        if advance == 0.0 && angle == 0.0 {
+            return 1.0;
+        }
+        let next = self.moved(advance, angle);
+        let mut scale = 1.0f32;
+        for (now, after) in self.stretches(&next) {
+            if after > STOP_STRETCH && after > now {
+                scale = scale.min(((STOP_STRETCH - now) / (after - now)).clamp(0.0, 1.0));
+            }
+        }
+        scale
+    }
+}
+
+/// Moves `current` toward `target` by at most `step` (twice that when
+/// slowing toward rest or reversing).
+fn approach(current: f32, target: f32, step: f32) -> f32 {
+    let braking = target.abs() < current.abs() || target * current < 0.0;
+    let step = if braking { BRAKING_FACTOR * step } else { step };
+    current + (target - current).clamp(-step, step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::approach;
+
+    #[test]
+    fn speeding_up_is_bounded_and_braking_twice_as_fast() {
+        assert_eq!(approach(0.0, 1.0, 0.1), 0.1);
+        assert_eq!(approach(0.95, 1.0, 0.1), 1.0);
+        assert_eq!(approach(1.0, 0.0, 0.1), 0.8);
+        assert_eq!(approach(0.1, -1.0, 0.1), -0.1);
+        assert_eq!(approach(-1.0, -1.0, 0.1), -1.0);
+    }
+}

@@ -1,0 +1,116 @@
+//! Stage 2, footholds: where each foot should stand.
+//!
+//! A ray from above the leg's rest point, along the body's down, finds the
+//! ground. The rest point is first carried forward by the body's predicted
+//! motion (its velocity and turning) over the gait's `lead`, plus, for a foot
+//! in the air, the rest of its swing: the foot lands where its rest point
+//! will be when it lands. A hit the leg could not reach (a gully under the
+//! rest point) is retried with the ray pulled toward the hip; which pull won
+//! is remembered, and a leg changes pull only past a margin, so footholds do
+//! not flip back and forth between two retries as the body moves.
+
+use glam::{Quat, Vec3};
+
+use super::Creature;
+use super::leg::LegPhase;
+use super::spec::FOOTHOLD_STRETCH;
+use crate::terrain::{Ground, RayHit};
+
+/// How far toward the hip, as fractions of the rest offset, footholds are tried.
+const FOOTHOLD_PULLS: [f32; 4] = [1.0, 0.8, 0.6, 0.4];
+/// A leg keeps its current pull until its stretch passes
+/// [`FOOTHOLD_STRETCH`] by this much, and returns to a pull nearer the rest
+/// point only when that one is this much inside it (fractions of the reach).
+const PULL_HYSTERESIS: f32 = 0.03;
+
+/// A foothold and the pull that found it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Foothold {
+    /// The ground hit.
+    pub hit: RayHit,
+    /// Index into the pulls (0 = under the rest point).
+    pub pull: usize,
+}
+
+impl Creature {
+    /// Where the rest point of leg `leg` moves in `time` seconds if the body
+    /// keeps its velocity and turning rate.
+    pub(super) fn predicted_shift(&self, leg: usize, time: f32) -> Vec3 {
+        let up = self.body.up();
+        let spec = &self.spec.legs[leg];
+        let offset = self.body.orientation * Vec3::new(spec.rest.x, 0.0, spec.rest.z);
+        let turned = Quat::from_axis_angle(up, self.motion.yaw_rate * time) * offset;
+        self.body.velocity * time + (turned - offset)
+    }
+
+    /// The foothold for leg `leg` with its rest point moved by `ahead`,
+    /// preferring pull `preferred` (see the module documentation).
+    pub(super) fn foothold(
+        &self,
+        terrain: &Ground<'_>,
+        leg: usize,
+        ahead: Vec3,
+        preferred: usize,
+    ) -> Foothold {
+        let leg_spec = &self.spec.legs[leg];
+        let up = self.body.up();
+        let reach = leg_spec.reach();
+        let above = reach + self.spec.body.height;
+        let length = above + 2.0 * reach + self.spec.body.height;
+        let hip = self.body.to_world(leg_spec.mount);
+        let mut best: Option<(f32, Foothold)> = None;
+        for (pull, fraction) in FOOTHOLD_PULLS.iter().enumerate() {
+            let rest = Vec3::new(
+                leg_spec.mount.x + (leg_spec.rest.x - leg_spec.mount.x) * fraction,
+                leg_spec.rest.y,
+                leg_spec.mount.z + (leg_spec.rest.z - leg_spec.mount.z) * fraction,
+            );
+            let origin = self.body.to_world(rest) + ahead * *fraction + up * above;
+            let hit = terrain
+                .raycast(origin, -up, length)
+                // Started inside a hill or pointing away from the ground:
+                // fall back to the point straight below.
+                .unwrap_or_else(|| terrain.project_down(origin));
+            let stretch = hit.point.distance(hip) / reach;
+            let limit = match pull.cmp(&preferred) {
+                std::cmp::Ordering::Less => FOOTHOLD_STRETCH - PULL_HYSTERESIS,
+                std::cmp::Ordering::Equal => FOOTHOLD_STRETCH + PULL_HYSTERESIS,
+                std::cmp::Ordering::Greater => FOOTHOLD_STRETCH,
+            };
+            let found = Foothold { hit, pull };
+            if stretch <= limit {
+                return found;
+            }
+            if best.is_none_or(|(s, _)| stretch < s) {
+                best = Some((stretch, found));
+            }
+        }
+        // FOOTHOLD_PULLS is not empty, so some hit was recorded.
+        best.map_or_else(
+            || Foothold {
+                hit: terrain.project_down(hip),
+                pull: 0,
+            },
+            |(_, found)| found,
+        )
+    }
+
+    /// Stage 2: every leg's desired foothold, for where its rest point will
+    /// be after the lead (and, in the air, after the rest of its swing).
+    pub(super) fn update_footholds(&mut self, terrain: &Ground<'_>) {
+        let lead = self.spec.gait.lead;
+        for i in 0..self.legs.len() {
+            let time = match self.legs[i].phase {
+                LegPhase::Grounded => lead,
+                LegPhase::Swinging {
+                    progress, duration, ..
+                } => lead + (1.0 - progress) * duration,
+            };
+            let ahead = self.predicted_shift(i, time);
+            let found = self.foothold(terrain, i, ahead, self.legs[i].pull);
+            let leg = &mut self.legs[i];
+            leg.desired = found.hit.point;
+            leg.pull = found.pull;
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Stage 5, posture: the body's height, tilt and sway follow the feet.
+//!
+//! The reference is the feet: planted feet where they stand, swinging feet
+//! partway between where they lifted and where they will land, by their
+//! progress, so the reference never jumps when a foot lifts or lands. The
+//! body's up follows the plane through them (or the ground normal, for
+//! creatures that take it from the ground), and its height is regulated
+//! along its own up above their mean, with the ground under the body as a
+//! guard. Each follows through a critically damped spring that also tracks
+//! the reference's own motion (no lag on a steady slope), with its
+//! acceleration and rate bounded: corrections are smooth, never snapped.
+//!
+//! Sway moves the body across its path: toward the planted feet in a walk
+//! (a biped shifts over its stance foot), or over the support polygon before
+//! a step in gaits that keep three or more feet down (planned by the gait
+//! stage). A small bob lowers the body while feet swing.
+
+use glam::{Quat, Vec3};
+
+use super::leg::LegPhase;
+use super::spec::OrientationSource;
+use super::{Body, Creature, feet_plane_normal};
+use crate::terrain::Ground;
+
+/// Natural frequency of the height spring, radians/s.
+const HEIGHT_FREQUENCY: f32 = 8.0;
+/// Most vertical acceleration the height spring applies, m/s².
+const HEIGHT_ACCELERATION: f32 = 6.0;
+/// Natural frequency of the tilt spring, radians/s.
+const TILT_FREQUENCY: f32 = 6.0;
+/// Most angular acceleration the tilt spring applies, radians/s².
+const TILT_ACCELERATION: f32 = 12.0;
+/// Natural frequency of the sway spring, radians/s.
+const SWAY_FREQUENCY: f32 = 7.0;
+/// Most acceleration the sway spring applies, m/s².
+const SWAY_ACCELERATION: f32 = 3.0;
+/// How far toward the planted feet's centre a walking body sways (fraction
+/// of the way from the centre of all feet).
+const SWAY_SHARE: f32 = 0.25;
+/// How much the body dips, as a fraction of its ride height, when every leg
+/// is at the top of its swing.
+const BOB_SHARE: f32 = 0.015;
+/// Least gap kept between the body's underside and the ground (metres).
+const BODY_CLEARANCE: f32 = 0.005;
+
+/// The four corners of the underside of a body box of half-extents `half`.
+fn underside_corners(body: &Body, half: Vec3) -> [Vec3; 4] {
+    [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
+        .map(|(sx, sz)| body.to_world(Vec3::new(sx * half.x, -half.y, sz * half.z)))
+}
+
+/// How far ahead (seconds of motion) the height spring looks for ground
+/// rising under the body.
+const GUARD_LOOKAHEAD: f32 = 0.2;
+
+/// The body's rates and the state of its springs.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BodyMotion {
+    /// Forward speed, m/s (negative walking backwards).
+    pub speed: f32,
+    /// Turning rate about the body's up, radians/s (positive to the left).
+    pub yaw_rate: f32,
+    /// Speed along the body's up from height regulation, m/s.
+    pub lift_rate: f32,
+    /// Angular velocity of tilt corrections, radians/s (world axis × rate).
+    pub tilt_velocity: Vec3,
+    /// Offset of the body across its path (metres, world frame).
+    pub sway: Vec3,
+    /// Rate of change of `sway`, m/s.
+    pub sway_velocity: Vec3,
+    /// Where `sway` is heading (set by the gait stage).
+    pub sway_target: Vec3,
+    height_error: Option<f32>,
+    tilt_error: Option<Vec3>,
+    sway_error: Option<Vec3>,
+}
+
+/// One step of a critically damped spring driving a rate toward closing
+/// `error`: acceleration ω²·error + 2ω·(d error/dt), bounded by `max_accel`,
+/// with d error/dt taken from the previous error (which carries the
+/// reference's own motion, so a steadily moving target is tracked without
+/// lag).
+fn spring_rate(
+    rate: Vec3,
+    error: Vec3,
+    previous: Option<Vec3>,
+    omega: f32,
+    max_accel: f32,
+    dt: f32,
+) -> Vec3 {
+    let error_rate = previous.map_or(Vec3::ZERO, |p| (error - p) / dt);
+    let accel = (omega * omega * error + 2.0 * omega * error_rate).clamp_length_max(max_accel);
+    rate + accel * dt
+}
+
+impl Creature {
+    /// Where each foot counts for the posture: planted feet where they
+    /// stand, swinging feet between lift-off and landing by their progress.
+    fn reference_feet(&mut self) {
+        self.feet.clear();
+        self.feet
+            .extend(self.legs.iter().map(|leg| match leg.phase {
+                LegPhase::Grounded => leg.foot,
+                LegPhase::Swinging {
+                    from, to, progress, ..
+                } => from.lerp(to, progress),
+            }));
+    }
+
+    /// A walking body's sway: part of the way toward the centre of its
+    /// planted feet, across its path. A swinging foot's weight fades out as
+    /// it lifts and back in as it lands, so the target moves smoothly.
+    pub(super) fn natural_sway(&self) -> Vec3 {
+        let (mut planted, mut weight) = (Vec3::ZERO, 0.0f32);
+        let mut all = Vec3::ZERO;
+        for leg in &self.legs {
+            all += leg.foot;
+            let w = match leg.phase {
+                LegPhase::Grounded => 1.0,
+                LegPhase::Swinging { progress, .. } => {
+                    1.0 - (std::f32::consts::PI * progress).sin()
+                }
+            };
+            planted += leg.foot * w;
+            weight += w;
+        }
+        if weight <= f32::EPSILON {
+            return Vec3::ZERO;
+        }
+        let offset = planted / weight - all / self.legs.len() as f32;
+        let up = self.body.up();
+        let across = self.body.right();
+        // Only across the path: leaning forward or back would fight the drive.
+        across * (offset - up * offset.dot(up)).dot(across) * SWAY_SHARE
+    }
+
+    /// Stage 5: tilt, height and sway springs, then the ground guard.
+    pub(super) fn update_posture(&mut self, terrain: &Ground<'_>, dt: f32) {
+        self.reference_feet();
+        let up = self.body.up();
+        let below = terrain
+            .raycast(
+                self.body.position + up * self.spec.body.height,
+                -up,
+                4.0 * self.spec.body.height + self.spec.max_reach(),
+            )
+            .unwrap_or_else(|| terrain.project_down(self.body.position));
+        let ground_normal = || terrain.normal(below.point.x, below.point.z);
+        let target_up = match self.spec.body.orientation {
+            OrientationSource::Ground => ground_normal(),
+            OrientationSource::Feet => {
+                feet_plane_normal(&self.feet, &self.ring, up).unwrap_or_else(ground_normal)
+            }
+        };
+
+        // Tilt: the rotation taking up onto the target, as a rotation vector.
+        let axis = up.cross(target_up);
+        let angle = axis.length().atan2(up.dot(target_up));
+        let error = axis.normalize_or_zero() * angle;
+        let motion = &mut self.motion;
+        let rate = spring_rate(
+            motion.tilt_velocity,
+            error,
+            motion.tilt_error,
+            TILT_FREQUENCY,
+            TILT_ACCELERATION,
+            dt,
+        );
+        // Only tilt: a spin about the body's own up would turn its heading,
+        // which is the driver's alone.
+        let rate = rate - up * rate.dot(up);
+        motion.tilt_velocity = rate.clamp_length_max(self.spec.body.max_tilt_rate);
+        motion.tilt_error = Some(error);
+        let turn = Quat::from_scaled_axis(motion.tilt_velocity * dt);
+        self.body.orientation = (turn * self.body.orientation).normalize();
+
+        // Height along the (new) up above the mean of the reference feet,
+        // dipping a little while feet swing.
+        let up = self.body.up();
+        let centre = self.feet.iter().copied().sum::<Vec3>() / self.feet.len().max(1) as f32;
+        let swinging: f32 = self
+            .legs
+            .iter()
+            .map(|leg| match leg.phase {
+                LegPhase::Grounded => 0.0,
+                LegPhase::Swinging { progress, .. } => (std::f32::consts::PI * progress).sin(),
+            })
+            .sum();
+        let bob = BOB_SHARE * self.spec.body.height * swinging / self.legs.len() as f32;
+        let height = (self.body.position - centre).dot(up);
+        let mut error = self.spec.body.height - bob - height;
+        // Guard: never let the feet bring the body's underside near the
+        // ground under it.
+        let gap = (self.body.position - below.point).dot(up);
+        let least = 0.5 * self.spec.body.size.y + 2.0 * BODY_CLEARANCE;
+        error = error.max(least - gap);
+        // Nor a corner of the underside, now or a moment ahead: the spring
+        // rises over a bump before the hard guard below has to.
+        let ahead = Body {
+            position: self.body.position + self.body.velocity * GUARD_LOOKAHEAD,
+            ..self.body
+        };
+        for body in [&self.body, &ahead] {
+            for corner in underside_corners(body, self.spec.body.size * 0.5) {
+                let short = terrain.height(corner.x, corner.z) + 3.0 * BODY_CLEARANCE - corner.y;
+                error = error.max(short / up.y.max(0.5));
+            }
+        }
+        let motion = &mut self.motion;
+        let rate = spring_rate(
+            Vec3::X * motion.lift_rate,
+            Vec3::X * error,
+            motion.height_error.map(|e| Vec3::X * e),
+            HEIGHT_FREQUENCY,
+            HEIGHT_ACCELERATION,
+            dt,
+        )
+        .x;
+        let max_rate = self.spec.body.max_height_rate;
+        motion.lift_rate = rate.clamp(-max_rate, max_rate);
+        motion.height_error = Some(error);
+        self.body.position += up * (motion.lift_rate * dt);
+
+        // Sway across the path toward the gait's target.
+        let error = motion.sway_target - motion.sway;
+        let rate = spring_rate(
+            motion.sway_velocity,
+            error,
+            motion.sway_error,
+            SWAY_FREQUENCY,
+            SWAY_ACCELERATION,
+            dt,
+        );
+        motion.sway_velocity = rate - up * rate.dot(up);
+        motion.sway_error = Some(error);
+        let mut shift = motion.sway_velocity * dt;
+        // Leaning never pulls a planted foot out of reach.
+        let room = self.shift_room(shift);
+        if room < 1.0 {
+            shift *= room;
+            self.motion.sway_velocity = Vec3::ZERO;
+        }
+        self.motion.sway += shift;
+        self.body.position += shift;
+
+        self.keep_body_above_ground(terrain);
+    }
+
+    /// A hard guard under the springs: the body's centre and the corners of
+    /// its underside never go below the ground (a bump taller than the ride
+    /// height, met at speed). Lifts the body straight up by the deepest
+    /// shortfall.
+    fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
+        let half = self.spec.body.size * 0.5;
+        let mut lift = 0.0f32;
+        let mut consider = |p: Vec3, margin: f32| {
+            let short = terrain.height(p.x, p.z) + margin - p.y;
+            if short > lift {
+                lift = short;
+            }
+        };
+        consider(self.body.position, half.y.min(self.spec.body.height) * 0.5);
+        for corner in underside_corners(&self.body, half) {
+            consider(corner, BODY_CLEARANCE);
+        }
+        if lift > 0.0 {
+            self.body.position.y += lift;
+            // The spring must not pull it back down at once.
+            self.motion.lift_rate = self.motion.lift_rate.max(0.0);
+        }
+    }
+}

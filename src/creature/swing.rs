@@ -1,0 +1,211 @@
+//! Stage 4, swing: feet in the air move along smooth arcs.
+//!
+//! Along the ground the foot follows a quintic ease from where it lifted to
+//! where it lands (zero velocity and acceleration at both ends); above it, an
+//! arc that rises quickly and comes down slowly, so the foot touches down
+//! softly. The arc is raised where the ground between the two points would
+//! come too close. The landing point is chosen at lift-off (see the gait
+//! stage); later footholds draw it along at a bounded rate that fades to
+//! nothing at touchdown, so a stop or a foothold that moves never makes the
+//! foot jump.
+
+use glam::Vec3;
+
+use super::Creature;
+use super::leg::LegPhase;
+use crate::math::move_towards;
+use crate::terrain::Ground;
+
+/// Lowest a swinging foot may pass over the ground at mid-swing (metres).
+const SWING_CLEARANCE: f32 = 0.02;
+/// Fastest the landing point follows a moved foothold at lift-off, as a
+/// multiple of the foot's mean speed over its swing; it slows to zero at
+/// touchdown.
+const CORRECTION_SHARE: f32 = 0.5;
+/// Points along the path checked for clearance.
+const CLEARANCE_SAMPLES: usize = 7;
+/// Height of the arc: p²(1 − p)³ scaled to peak at 1 (at p = 0.4).
+const ARC_SCALE: f32 = 1.0 / (0.16 * 0.216);
+
+/// Fraction of the way along the ground at swing progress `p`: the quintic
+/// smootherstep (its steepest slope is 15/8, see
+/// [`SWING_PEAK_FACTOR`](super::spec::SWING_PEAK_FACTOR)).
+pub fn ease(p: f32) -> f32 {
+    let p = p.clamp(0.0, 1.0);
+    p * p * p * (p * (6.0 * p - 15.0) + 10.0)
+}
+
+/// Height of the arc at swing progress `p`, 0 at both ends and 1 at its peak
+/// (p = 0.4): up fast, down slowly, landing with no vertical speed.
+pub fn arc(p: f32) -> f32 {
+    let p = p.clamp(0.0, 1.0);
+    let q = 1.0 - p;
+    ARC_SCALE * p * p * q * q * q
+}
+
+/// The foot's position at progress `p` of a swing from `from` to `to` with
+/// peak `lift` along `up`.
+pub fn swing_point(from: Vec3, to: Vec3, up: Vec3, lift: f32, p: f32) -> Vec3 {
+    from.lerp(to, ease(p)) + up * (lift * arc(p))
+}
+
+/// Fastest a foot moves on a swing of `distance` metres along the ground
+/// and `lift` metres high that takes `duration` seconds (the path's steepest
+/// point, found by sampling: the ease and the arc peak at different places).
+pub fn peak_swing_speed(distance: f32, lift: f32, duration: f32) -> f32 {
+    const SAMPLES: usize = 48;
+    let mut fastest = 0.0f32;
+    for k in 0..=SAMPLES {
+        let p = k as f32 / SAMPLES as f32;
+        let q = 1.0 - p;
+        let along = 30.0 * p * p * q * q * distance;
+        let up = ARC_SCALE * p * q * q * (2.0 - 5.0 * p) * lift;
+        fastest = fastest.max(along.hypot(up));
+    }
+    fastest / duration.max(f32::MIN_POSITIVE)
+}
+
+/// The arc height a swing from `from` to `to` needs: the gait's
+/// `step_height`, or more where the ground between rises closer than
+/// [`SWING_CLEARANCE`] to the path; at most `ceiling`.
+pub fn needed_lift(
+    terrain: &Ground<'_>,
+    from: Vec3,
+    to: Vec3,
+    up: Vec3,
+    step_height: f32,
+    ceiling: f32,
+) -> f32 {
+    let mut lift = step_height;
+    for k in 1..CLEARANCE_SAMPLES {
+        let p = k as f32 / CLEARANCE_SAMPLES as f32;
+        let height = arc(p);
+        // Near the ends the arc is low by design: the foot is leaving or
+        // meeting the ground there.
+        if height < 0.25 {
+            continue;
+        }
+        let line = from.lerp(to, ease(p));
+        let ground = terrain.height(line.x, line.z);
+        let short = ground + SWING_CLEARANCE - line.y;
+        if short > 0.0 {
+            lift = lift.max(short / (height * up.y.max(0.1)));
+        }
+    }
+    lift.min(ceiling)
+}
+
+impl Creature {
+    /// Stage 4: moves every swinging foot one step along its arc; returns how
+    /// many touched down.
+    pub(super) fn advance_swings(&mut self, terrain: &Ground<'_>, dt: f32) -> u32 {
+        let gait = &self.spec.gait;
+        let up = self.body.up();
+        let mut touchdowns = 0;
+        for (leg, leg_spec) in self.legs.iter_mut().zip(&self.spec.legs) {
+            let LegPhase::Swinging {
+                from,
+                mut to,
+                progress,
+                duration,
+                mut lift,
+            } = leg.phase
+            else {
+                continue;
+            };
+            let progress = (progress + dt / duration).min(1.0);
+            // Follow a foothold that moved, ever more slowly as the foot comes down.
+            let mean_speed = from.distance(to).max(gait.step_threshold) / duration;
+            let rate = CORRECTION_SHARE * mean_speed * (1.0 - ease(progress));
+            let moved = move_towards(to, leg.desired, rate * dt);
+            if moved != to {
+                to = terrain.project_down(moved).point;
+                let ceiling = 0.5 * leg_spec.reach();
+                lift = lift.max(needed_lift(
+                    terrain,
+                    from,
+                    to,
+                    up,
+                    gait.step_height,
+                    ceiling,
+                ));
+            }
+            if progress >= 1.0 {
+                leg.foot = to;
+                leg.phase = LegPhase::Grounded;
+                touchdowns += 1;
+                continue;
+            }
+            let mut foot = swing_point(from, to, up, lift, progress);
+            // A last guard for ground the clearance samples missed.
+            let lowest = terrain.height(foot.x, foot.z) + SWING_CLEARANCE * arc(progress);
+            if foot.y < lowest {
+                foot.y = lowest;
+            }
+            leg.foot = foot;
+            leg.phase = LegPhase::Swinging {
+                from,
+                to,
+                progress,
+                duration,
+                lift,
+            };
+        }
+        touchdowns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ease_and_arc_start_and_end_at_rest() {
+        assert_eq!(ease(0.0), 0.0);
+        assert_eq!(ease(1.0), 1.0);
+        assert!((ease(0.5) - 0.5).abs() < 1e-6);
+        assert_eq!(arc(0.0), 0.0);
+        assert_eq!(arc(1.0), 0.0);
+        assert!((arc(0.4) - 1.0).abs() < 1e-5);
+        // Slopes at the ends are (numerically) zero: the foot leaves and
+        // lands without a jolt.
+        let h = 1e-2;
+        assert!(ease(h) / h < 2e-3 && (1.0 - ease(1.0 - h)) / h < 2e-3);
+        assert!(arc(1.0 - h) / h < 5e-3);
+        // The peak slope of the ease is 15/8.
+        let steepest = (0..1000)
+            .map(|i| (ease((i + 1) as f32 / 1000.0) - ease(i as f32 / 1000.0)) * 1000.0)
+            .fold(0.0, f32::max);
+        assert!((steepest - 1.875).abs() < 1e-2, "{steepest}");
+    }
+
+    #[test]
+    fn peak_speed_matches_the_paths_steepest_slope() {
+        // Flat swing: 15/8 of the mean speed.
+        let flat = peak_swing_speed(0.3, 0.0, 0.2);
+        assert!((flat - 1.875 * 0.3 / 0.2).abs() < 1e-3, "{flat}");
+        // Straight up and down: the arc's steepest slope, measured.
+        let h = 1e-4;
+        let steepest = (0..10_000)
+            .map(|i| {
+                let p = i as f32 / 10_000.0;
+                ((arc(p + h) - arc(p)) / h).abs()
+            })
+            .fold(0.0, f32::max);
+        let vertical = peak_swing_speed(0.0, 0.1, 0.2);
+        assert!(
+            (vertical - steepest * 0.1 / 0.2).abs() < 0.02,
+            "{vertical} vs {}",
+            steepest * 0.5
+        );
+        // Both at once is faster than either, slower than their sum.
+        let both = peak_swing_speed(0.3, 0.1, 0.2);
+        assert!(both > flat && both > vertical && both < flat + vertical);
+    }
+
+    #[test]
+    fn landing_is_slower_than_lifting() {
+        let h = 0.05;
+        assert!(arc(h) > 4.0 * arc(1.0 - h));
+    }
+}

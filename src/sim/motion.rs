@@ -1,0 +1,181 @@
+//! How the motion looks, measured: accelerations, tilt rates, foot speeds,
+//! static stability, and legs crossing each other or the body.
+//!
+//! Each creature's previous steps are remembered in its own frame; when the
+//! creature moves its frame ([`Creature::rebase`]) the memory is shifted by
+//! the same whole cells, so no figure sees a jump that did not happen.
+
+use glam::{Vec2, Vec3};
+
+use super::metrics::{max_or_nan, min_or_nan};
+use crate::creature::{Creature, LEG_GAP, LegPhase, leg_enters_body, legs_cross, support_margin};
+use crate::geometry::ConvexHull;
+use crate::terrain::GridOrigin;
+
+/// What one creature looked like in the previous steps.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Memory {
+    /// Steps remembered (0, 1 or 2); a reset forgets them.
+    depth: u8,
+    origin: GridOrigin,
+    /// Body centre one and two steps ago.
+    body: [Vec3; 2],
+    up: Vec3,
+    ends: Vec<Vec3>,
+    grounded: Vec<bool>,
+}
+
+/// The motion figures of a run (maxima and counts over every creature).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MotionFigures {
+    /// Largest body acceleration (second difference of the body centre), m/s².
+    pub body_accel_max: f32,
+    /// Fastest the body's up direction turned, degrees/s.
+    pub tilt_rate_max: f32,
+    /// Fastest any chain end moved in one step, m/s.
+    pub foot_speed_max: f32,
+    /// Fastest a foot was moving over the step it touched down in, m/s.
+    pub touchdown_speed_max: f32,
+    /// Smallest static stability margin (metres; negative: the body's centre
+    /// was outside its support polygon), over steps with 3+ feet planted;
+    /// infinite while no such step was seen.
+    pub stability_margin_min: f32,
+    /// Creature-steps with 3+ feet planted.
+    pub supported_steps: u64,
+    /// Of those, steps with a negative stability margin.
+    pub unstable_steps: u64,
+    /// Creature-steps in which two legs came within 1 cm of each other.
+    pub leg_crossings: u64,
+    /// Creature-steps in which a leg passed through the body box.
+    pub leg_body_intersections: u64,
+    /// Latest stability margin of the first creature (NaN when it had fewer
+    /// than three feet down), for live display.
+    pub last_margin: f32,
+    memory: Vec<Memory>,
+    hull: ConvexHull,
+    projected: Vec<Vec2>,
+}
+
+impl MotionFigures {
+    /// Empty figures for `creatures` creatures.
+    pub fn new(creatures: usize) -> Self {
+        MotionFigures {
+            body_accel_max: 0.0,
+            tilt_rate_max: 0.0,
+            foot_speed_max: 0.0,
+            touchdown_speed_max: 0.0,
+            stability_margin_min: f32::INFINITY,
+            supported_steps: 0,
+            unstable_steps: 0,
+            leg_crossings: 0,
+            leg_body_intersections: 0,
+            last_margin: f32::NAN,
+            memory: vec![Memory::default(); creatures],
+            hull: ConvexHull::default(),
+            projected: Vec::new(),
+        }
+    }
+
+    /// Fraction of supported steps (3+ feet down) that were statically
+    /// unstable; 0 when there were none.
+    pub fn unstable_fraction(&self) -> f64 {
+        if self.supported_steps == 0 {
+            0.0
+        } else {
+            self.unstable_steps as f64 / self.supported_steps as f64
+        }
+    }
+
+    /// Forgets every creature's previous steps (after a teleport such as a
+    /// reset, whose jump is not motion).
+    pub fn forget(&mut self) {
+        for memory in &mut self.memory {
+            memory.depth = 0;
+        }
+    }
+
+    /// Records creature `index` after a step of `dt` seconds on a terrain of
+    /// grid `spacing`.
+    pub fn observe(&mut self, index: usize, creature: &Creature, dt: f32, spacing: f32) {
+        let body = &creature.body;
+        let half = creature.spec().body.size * 0.5;
+        if creature
+            .legs
+            .iter()
+            .any(|leg| leg_enters_body(body, half, leg))
+        {
+            self.leg_body_intersections += 1;
+        }
+        if legs_cross(&creature.legs, LEG_GAP) {
+            self.leg_crossings += 1;
+        }
+        let margin = support_margin(
+            body.position,
+            body.up(),
+            creature
+                .legs
+                .iter()
+                .filter(|leg| leg.is_grounded())
+                .map(|leg| leg.chain.end()),
+            &mut self.hull,
+            &mut self.projected,
+        );
+        if let Some(margin) = margin {
+            self.supported_steps += 1;
+            self.unstable_steps += u64::from(margin < 0.0);
+            self.stability_margin_min = min_or_nan(self.stability_margin_min, margin);
+        }
+        if index == 0 {
+            self.last_margin = margin.unwrap_or(f32::NAN);
+        }
+
+        let Some(memory) = self.memory.get_mut(index) else {
+            return;
+        };
+        if memory.depth > 0 {
+            // The creature's frame may have moved by whole cells since.
+            let origin = creature.origin();
+            let shift = Vec3::new(
+                (origin.x - memory.origin.x) as f32 * spacing,
+                0.0,
+                (origin.z - memory.origin.z) as f32 * spacing,
+            );
+            memory.body[0] -= shift;
+            memory.body[1] -= shift;
+            for end in &mut memory.ends {
+                *end -= shift;
+            }
+            let rate = |distance: f32| distance / dt;
+            let up = body.up();
+            let tilt = rate(up.angle_between(memory.up).to_degrees());
+            self.tilt_rate_max = max_or_nan(self.tilt_rate_max, tilt);
+            if memory.depth > 1 {
+                let accel =
+                    (body.position - 2.0 * memory.body[0] + memory.body[1]).length() / (dt * dt);
+                self.body_accel_max = max_or_nan(self.body_accel_max, accel);
+            }
+            for ((leg, end), grounded) in
+                creature.legs.iter().zip(&memory.ends).zip(&memory.grounded)
+            {
+                let speed = rate(leg.chain.end().distance(*end));
+                self.foot_speed_max = max_or_nan(self.foot_speed_max, speed);
+                if !grounded && matches!(leg.phase, LegPhase::Grounded) {
+                    self.touchdown_speed_max = max_or_nan(self.touchdown_speed_max, speed);
+                }
+            }
+        }
+        memory.depth = (memory.depth + 1).min(2);
+        memory.origin = creature.origin();
+        memory.body[1] = memory.body[0];
+        memory.body[0] = body.position;
+        memory.up = body.up();
+        memory.ends.clear();
+        memory
+            .ends
+            .extend(creature.legs.iter().map(|leg| leg.chain.end()));
+        memory.grounded.clear();
+        memory
+            .grounded
+            .extend(creature.legs.iter().map(|leg| leg.is_grounded()));
+    }
+}
