@@ -40,18 +40,23 @@ const SWAY_SHARE: f32 = 0.25;
 /// How much the body dips, as a fraction of its ride height, when every leg
 /// is at the top of its swing.
 const BOB_SHARE: f32 = 0.015;
+/// Gap the height spring aims to keep under the body's corners (metres):
+/// well above [`BODY_CLEARANCE`], so the hard guard rarely has to act.
+const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 const BODY_CLEARANCE: f32 = 0.005;
 
-/// The four corners of the underside of a body box of half-extents `half`.
-fn underside_corners(body: &Body, half: Vec3) -> [Vec3; 4] {
+/// The corners of the underside of a body box of half-extents `half`.
+fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
     [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
         .map(|(sx, sz)| body.to_world(Vec3::new(sx * half.x, -half.y, sz * half.z)))
 }
 
 /// How far ahead (seconds of motion) the height spring looks for ground
-/// rising under the body.
+/// rising under the body: about the time it needs to rise over a bump.
 const GUARD_LOOKAHEAD: f32 = 0.2;
+/// Moments within the lookahead that are checked.
+const GUARD_HORIZONS: usize = 1;
 
 /// The body's rates and the state of its springs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -196,15 +201,23 @@ impl Creature {
         error = error.max(least - gap);
         // Nor a corner of the underside, now or a moment ahead: the spring
         // rises over a bump before the hard guard below has to.
-        let ahead = Body {
-            position: self.body.position + self.body.velocity * GUARD_LOOKAHEAD,
-            ..self.body
+        let half = self.spec.body.size * 0.5;
+        let mut shortfall = |p: Vec3| {
+            let short = terrain.height(p.x, p.z) + SPRING_CLEARANCE - p.y;
+            error = error.max(short / up.y.max(0.5));
         };
-        for body in [&self.body, &ahead] {
-            for corner in underside_corners(body, self.spec.body.size * 0.5) {
-                let short = terrain.height(corner.x, corner.z) + 3.0 * BODY_CLEARANCE - corner.y;
-                error = error.max(short / up.y.max(0.5));
-            }
+        underside_points(&self.body, half)
+            .into_iter()
+            .for_each(&mut shortfall);
+        for k in 1..=GUARD_HORIZONS {
+            let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
+            let ahead = Body {
+                position: self.body.position + self.body.velocity * time,
+                ..self.body
+            };
+            underside_points(&ahead, half)
+                .into_iter()
+                .for_each(&mut shortfall);
         }
         let motion = &mut self.motion;
         let rate = spring_rate(
@@ -260,7 +273,7 @@ impl Creature {
             }
         };
         consider(self.body.position, half.y.min(self.spec.body.height) * 0.5);
-        for corner in underside_corners(&self.body, half) {
+        for corner in underside_points(&self.body, half) {
             consider(corner, BODY_CLEARANCE);
         }
         if lift > 0.0 {
