@@ -178,6 +178,72 @@ pub fn quality_breaches(summary: &Summary) -> Vec<String> {
     breaches
 }
 
+/// Most body acceleration a natural walk shows (m/s²).
+pub const BODY_ACCEL_LIMIT: f32 = 10.0;
+/// Fastest a natural body tilts (degrees/s).
+pub const TILT_RATE_LIMIT: f32 = 90.0;
+/// Fastest a foot may be moving as it touches down (m/s): a soft landing.
+pub const TOUCHDOWN_SPEED_LIMIT: f32 = 0.5;
+/// Fastest any foot may move (m/s).
+pub const FOOT_SPEED_LIMIT: f32 = 6.0;
+/// Most of the steps with three or more feet down that may be statically
+/// unstable.
+pub const UNSTABLE_FRACTION_LIMIT: f64 = 0.01;
+
+/// Every natural-motion limit `summary` breaks, one line each (empty for a
+/// run that moves naturally): body acceleration, tilt rate, foot and
+/// touchdown speeds, static stability, legs crossing each other or the
+/// body. `--strict` does not check these (they are about how the motion
+/// looks, not whether it is sound); the tests do.
+pub fn motion_breaches(summary: &Summary) -> Vec<String> {
+    let mut breaches = Vec::new();
+    let mut over = |name: &str, value: f64, limit: f64, unit: &str| {
+        if value.is_nan() || value > limit {
+            breaches.push(format!(
+                "{name} {value} {unit} is over the limit of {limit} {unit}"
+            ));
+        }
+    };
+    over(
+        "body_accel_max",
+        summary.body_accel_max.into(),
+        BODY_ACCEL_LIMIT.into(),
+        "m/s²",
+    );
+    over(
+        "tilt_rate_max",
+        summary.tilt_rate_max.into(),
+        TILT_RATE_LIMIT.into(),
+        "deg/s",
+    );
+    over(
+        "touchdown_speed_max",
+        summary.touchdown_speed_max.into(),
+        TOUCHDOWN_SPEED_LIMIT.into(),
+        "m/s",
+    );
+    over(
+        "foot_speed_max",
+        summary.foot_speed_max.into(),
+        FOOT_SPEED_LIMIT.into(),
+        "m/s",
+    );
+    over(
+        "unstable_fraction",
+        summary.unstable_fraction,
+        UNSTABLE_FRACTION_LIMIT,
+        "",
+    );
+    over("leg_crossings", summary.leg_crossings as f64, 0.0, "steps");
+    over(
+        "leg_body_intersections",
+        summary.leg_body_intersections as f64,
+        0.0,
+        "steps",
+    );
+    breaches
+}
+
 /// One step of the trace: every creature's pose, feet and IK reports.
 #[derive(Debug, Serialize)]
 pub struct TraceLine {

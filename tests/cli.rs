@@ -164,7 +164,16 @@ fn list_names_the_built_ins() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for name in [
-        "spider", "biped", "hexapod", "strider", "octopod", "hills", "flat", "dunes", "rough",
+        "spider",
+        "biped",
+        "hexapod",
+        "strider",
+        "octopod",
+        "centipede",
+        "hills",
+        "flat",
+        "dunes",
+        "rough",
     ] {
         assert!(text.contains(name), "{name} missing from {text}");
     }

@@ -39,7 +39,7 @@ fn every_shipped_creature_walks_every_shipped_terrain_cleanly() {
     for t in TERRAINS {
         for c in CREATURES {
             let spec = creature(c.name);
-            let speed = spec.body.speed;
+            let speed = spec.walk_speed();
             let run = HeadlessRun {
                 creature: spec,
                 terrain: terrain(t.name),

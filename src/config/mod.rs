@@ -40,7 +40,7 @@ macro_rules! built_ins {
 
 /// The shipped creatures; the first is the default.
 pub const CREATURES: &[BuiltIn] =
-    built_ins!("creatures": "spider", "biped", "hexapod", "strider", "octopod");
+    built_ins!("creatures": "spider", "biped", "hexapod", "strider", "octopod", "centipede");
 
 /// The shipped terrains; the first is the default.
 pub const TERRAINS: &[BuiltIn] = built_ins!("terrain": "hills", "flat", "dunes", "rough");

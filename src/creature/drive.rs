@@ -15,6 +15,9 @@ use super::{Body, Creature};
 /// No planted foot is carried by the body's motion past this fraction of its
 /// leg's reach.
 const STOP_STRETCH: f32 = 0.96;
+/// Braking aims to stop with planted feet at this fraction of the reach,
+/// short of [`STOP_STRETCH`], so the hard stop is a last resort.
+const BRAKE_STRETCH: f32 = 0.93;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 
@@ -40,6 +43,8 @@ impl Creature {
             speed_command *= cap / feet;
             turn_command *= cap / feet;
         }
+        self.motion.speed_command = speed_command;
+        self.motion.turn_command = turn_command;
         let allowed = self.stride_allowance(speed_command, turn_command, dt);
         self.motion.speed = approach(
             self.motion.speed,
@@ -107,7 +112,7 @@ impl Creature {
 
     /// The fraction (0–1) of the commanded motion the body may move at now
     /// and still brake to a stop before a planted foot reaches
-    /// [`STOP_STRETCH`].
+    /// [`BRAKE_STRETCH`].
     fn stride_allowance(&self, speed: f32, turn: f32, dt: f32) -> f32 {
         if speed == 0.0 && turn == 0.0 {
             return 1.0;
@@ -130,7 +135,7 @@ impl Creature {
                 continue;
             }
             // Seconds of the commanded motion left before the stop.
-            let left = (STOP_STRETCH - now).max(0.0) / per_step * dt;
+            let left = (BRAKE_STRETCH - now).max(0.0) / per_step * dt;
             allowed = allowed.min((2.0 * braking * left).sqrt());
         }
         allowed

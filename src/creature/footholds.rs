@@ -33,14 +33,22 @@ pub(super) struct Foothold {
 }
 
 impl Creature {
-    /// Where the rest point of leg `leg` moves in `time` seconds if the body
-    /// keeps its velocity and turning rate.
-    pub(super) fn predicted_shift(&self, leg: usize, time: f32) -> Vec3 {
+    /// How far ahead of leg `leg`'s rest point its foothold is sought: where
+    /// the rest point will be after `swing` seconds of the body's actual
+    /// motion (the rest of a swing), then the gait's `lead` seconds of the
+    /// motion the driver asks for. Leading by the command, not the actual
+    /// (possibly held back) motion, is what lets a leg that holds the body
+    /// back step out of the way.
+    pub(super) fn predicted_shift(&self, leg: usize, swing: f32) -> Vec3 {
         let up = self.body.up();
         let spec = &self.spec.legs[leg];
+        let lead = self.spec.gait.lead;
         let offset = self.body.orientation * Vec3::new(spec.rest.x, 0.0, spec.rest.z);
-        let turned = Quat::from_axis_angle(up, self.motion.yaw_rate * time) * offset;
-        self.body.velocity * time + (turned - offset)
+        let angle = self.motion.yaw_rate * swing + self.motion.turn_command * lead;
+        let turned = Quat::from_axis_angle(up, angle) * offset;
+        let travel =
+            self.body.velocity * swing + self.body.forward() * (self.motion.speed_command * lead);
+        travel + (turned - offset)
     }
 
     /// The foothold for leg `leg` with its rest point moved by `ahead`,
@@ -98,13 +106,12 @@ impl Creature {
     /// Stage 2: every leg's desired foothold, for where its rest point will
     /// be after the lead (and, in the air, after the rest of its swing).
     pub(super) fn update_footholds(&mut self, terrain: &Ground<'_>) {
-        let lead = self.spec.gait.lead;
         for i in 0..self.legs.len() {
             let time = match self.legs[i].phase {
-                LegPhase::Grounded => lead,
+                LegPhase::Grounded => 0.0,
                 LegPhase::Swinging {
                     progress, duration, ..
-                } => lead + (1.0 - progress) * duration,
+                } => (1.0 - progress) * duration,
             };
             let ahead = self.predicted_shift(i, time);
             let found = self.foothold(terrain, i, ahead, self.legs[i].pull);

@@ -30,10 +30,10 @@ const OVERREACH_FRACTION: f32 = 0.92;
 /// A leg whose foot is this fraction of `step_threshold` from its foothold
 /// lifts with its group, though it would not start a step on its own...
 const PARTNER_FRACTION: f32 = 0.5;
-/// ...or this fraction, in gaits with fewer than three feet down: there a
-/// group that lifts and lands as one never leaves three feet standing in a
-/// line, the body's centre on the edge of their triangle.
-const DYNAMIC_PARTNER_FRACTION: f32 = 0.1;
+/// ...or at any distance, in gaits with fewer than three feet down: there a
+/// group lifts and lands as one, and never leaves three feet standing with
+/// the body's centre on the edge of their triangle.
+const DYNAMIC_PARTNER_FRACTION: f32 = 0.0;
 /// A step waits for the body to shift over the feet that stay down at most
 /// this many step durations once a foot is holding the body back.
 const STABILITY_PATIENCE: f32 = 3.0;
@@ -254,7 +254,7 @@ impl Creature {
     fn plan_swing(&self, terrain: &Ground<'_>, i: usize, duration: f32) -> (Foothold, f32, f32) {
         let gait = &self.spec.gait;
         let from = self.legs[i].foot;
-        let ahead = self.predicted_shift(i, gait.lead + duration);
+        let ahead = self.predicted_shift(i, duration);
         let found = self.foothold(terrain, i, ahead, self.legs[i].pull);
         let to = found.hit.point;
         let ceiling = 0.5 * self.spec.legs[i].reach();

@@ -27,7 +27,7 @@ const HEIGHT_FREQUENCY: f32 = 8.0;
 /// Most vertical acceleration the height spring applies, m/s².
 const HEIGHT_ACCELERATION: f32 = 6.0;
 /// Natural frequency of the tilt spring, radians/s.
-const TILT_FREQUENCY: f32 = 6.0;
+const TILT_FREQUENCY: f32 = 5.0;
 /// Most angular acceleration the tilt spring applies, radians/s².
 const TILT_ACCELERATION: f32 = 12.0;
 /// Natural frequency of the sway spring, radians/s.
@@ -65,6 +65,10 @@ pub struct BodyMotion {
     pub speed: f32,
     /// Turning rate about the body's up, radians/s (positive to the left).
     pub yaw_rate: f32,
+    /// The forward speed the driver asks for (after the feet-speed cap), m/s.
+    pub speed_command: f32,
+    /// The turning rate the driver asks for, radians/s.
+    pub turn_command: f32,
     /// Speed along the body's up from height regulation, m/s.
     pub lift_rate: f32,
     /// Angular velocity of tilt corrections, radians/s (world axis × rate).
@@ -263,7 +267,7 @@ impl Creature {
     /// its underside never go below the ground (a bump taller than the ride
     /// height, met at speed). Lifts the body straight up by the deepest
     /// shortfall.
-    fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
+    pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
         let half = self.spec.body.size * 0.5;
         let mut lift = 0.0f32;
         let mut consider = |p: Vec3, margin: f32| {

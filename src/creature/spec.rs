@@ -258,7 +258,7 @@ impl CreatureSpec {
             strokes,
             format!(
                 "each foot's stroke over its {stance:.3} s on the ground between the shortest \
-                 swings (min_step_duration {} s)",
+                 swings (min_step_duration {:.3} s)",
                 self.gait.min_step_duration
             ),
         );

@@ -268,7 +268,27 @@ impl Creature {
         SolverKind::ALL[best]
     }
 
+    /// Stands the creature where it is: feet on their footholds, the body
+    /// at its ride height above them (not above the ground under its centre,
+    /// which on rough ground can leave feet out of reach), its underside
+    /// clear of the ground, legs posed.
     fn place_legs(&mut self, terrain: &Ground<'_>) {
+        self.set_legs_on_footholds(terrain);
+        let mean = self.legs.iter().map(|l| l.foot.y).sum::<f32>() / self.legs.len().max(1) as f32;
+        let settled = mean + self.spec.body.height;
+        if settled.is_finite() && (settled - self.body.position.y).abs() > 1e-4 {
+            self.body.position.y = settled;
+            self.keep_body_above_ground(terrain);
+            self.set_legs_on_footholds(terrain);
+        }
+        for i in 0..self.legs.len() {
+            // Rest poses are exact, so nothing needs repairing here.
+            self.solve_leg(i);
+            self.legs[i].planted_end = Some(self.legs[i].chain.end());
+        }
+    }
+
+    fn set_legs_on_footholds(&mut self, terrain: &Ground<'_>) {
         self.legs.clear();
         for (i, leg_spec) in self.spec.legs.iter().enumerate() {
             let mut chain = self.rest[i].clone();
@@ -292,11 +312,6 @@ impl Creature {
                 planted_end: None,
                 bone_error: 0.0,
             });
-        }
-        for i in 0..self.legs.len() {
-            // Rest poses are exact, so nothing needs repairing here.
-            self.solve_leg(i);
-            self.legs[i].planted_end = Some(self.legs[i].chain.end());
         }
     }
 
