@@ -342,7 +342,7 @@ fn unknown_creature_name_lists_the_built_ins() {
     let err = load_creature("spidr").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "spidr: no such file, and not a built-in creature; built-in creatures: spider, biped, hexapod, strider, octopod"
+        "spidr: no such file, and not a built-in creature; built-in creatures: spider, biped, hexapod, strider, octopod, centipede"
     );
     let spec = load_creature("HEXAPOD").unwrap();
     assert_eq!(spec.legs.len(), 6);

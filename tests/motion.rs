@@ -224,21 +224,20 @@ fn a_crawl_keeps_its_body_over_the_feet_that_stand() {
     assert!(spec.statically_stable());
     // Known gap: on hills the crawl still leans too late for some steps
     // (8% unstable); only level ground is held to the limit here.
-    for t in ["flat"] {
-        let s = drive(spec.clone(), terrain(t), QUALITY_DRIVE);
-        assert!(s.unstable_fraction <= 0.01, "{t}: {s:?}");
-        assert!(
-            s.stability_margin_min.is_some_and(|m| m >= 0.0),
-            "{t}: {s:?}"
-        );
-        assert!(quality_breaches(&s).is_empty(), "{t}: {s:?}");
-        // A crawl stops to shift its body over its feet before each step, so
-        // it covers less ground than its speed: at least a third of it.
-        assert!(
-            s.displacement > f64::from(s.speed) * 57.0 / 3.0,
-            "{t}: {s:?}"
-        );
-    }
+    let t = "flat";
+    let s = drive(spec.clone(), terrain(t), QUALITY_DRIVE);
+    assert!(s.unstable_fraction <= 0.01, "{t}: {s:?}");
+    assert!(
+        s.stability_margin_min.is_some_and(|m| m >= 0.0),
+        "{t}: {s:?}"
+    );
+    assert!(quality_breaches(&s).is_empty(), "{t}: {s:?}");
+    // A crawl stops to shift its body over its feet before each step, so
+    // it covers less ground than its speed: at least a third of it.
+    assert!(
+        s.displacement > f64::from(s.speed) * 57.0 / 3.0,
+        "{t}: {s:?}"
+    );
 }
 
 #[test]
