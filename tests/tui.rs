@@ -336,3 +336,47 @@ fn a_script_played_in_the_viewer_matches_the_same_script_headless() {
     );
     assert_eq!(app.world.solver().name(), "gradient");
 }
+
+#[test]
+fn the_top_view_draws_the_support_polygon_and_the_centre_over_it() {
+    // A standing hexapod: six feet down, the centre well inside them.
+    let spec = skitter::config::load_creature("hexapod").unwrap();
+    let sources = Sources {
+        creature: "hexapod".into(),
+        terrain: "flat".into(),
+    };
+    let terrain = skitter::config::load_terrain("flat").unwrap();
+    let app = App::new(spec, terrain, sources, None);
+    let grid = render_view(&app.world, ViewKind::Top, &Camera::default(), 100, 40);
+    let support: Vec<char> = (0..40)
+        .flat_map(|y| (0..100).map(move |x| (x, y)))
+        .filter_map(|(x, y)| grid.get(x, y))
+        .filter(|cell| cell.ink == Ink::Support)
+        .map(|cell| cell.ch)
+        .collect();
+    assert!(support.contains(&'+'), "{support:?}");
+    assert!(!support.contains(&'!'), "{support:?}");
+    assert!(support.len() > 10, "polygon edges drawn: {support:?}");
+    // Side views are sections, not plans: no polygon there.
+    let side = render_view(&app.world, ViewKind::Side, &Camera::default(), 100, 40);
+    assert!(
+        (0..40).all(|y| (0..100).all(|x| side.get(x, y).is_none_or(|c| c.ink != Ink::Support)))
+    );
+}
+
+#[test]
+fn the_gait_diagram_shows_each_legs_stance_and_swing() {
+    let app = walking_app();
+    assert!(!app.gait_history.is_empty());
+    // The spider's diagonals alternate: a moment with front_left in the air
+    // has back_right in the air too, and front_right down.
+    let lifted_together = app
+        .gait_history
+        .iter()
+        .filter(|bits| *bits & 1 != 0)
+        .all(|bits| bits & 0b1000 != 0 && bits & 0b0010 == 0);
+    assert!(lifted_together, "{:?}", app.gait_history);
+    let text = frame(&app, 120, 50);
+    assert!(text.contains("gait, last"), "{text}");
+    assert!(text.contains("balance"), "{text}");
+}

@@ -5,7 +5,8 @@ use glam::Vec3;
 use super::camera::{Camera, Projection, ViewKind};
 use super::grid::{Cell, Grid, Ink};
 use super::terrain::draw_terrain;
-use crate::creature::{Creature, LegPhase};
+use crate::creature::{Creature, LegPhase, support_margin, support_plane};
+use crate::geometry::ConvexHull;
 use crate::sim::World;
 
 /// How much nearer than their true depth creature marks are drawn, so that
@@ -71,9 +72,59 @@ fn render(
             0.0,
             ((origin.z - frame.z) as f64 * f64::from(spacing)) as f32,
         );
-        draw_creature(&mut grid, creature, &projection.shifted(offset));
+        let projection = projection.shifted(offset);
+        if view == ViewKind::Top {
+            draw_support(&mut grid, creature, &projection);
+        }
+        draw_creature(&mut grid, creature, &projection);
     }
     grid
+}
+
+/// The support polygon of the planted feet (with three or more down) and the
+/// body centre's projection onto it, `+` inside and `!` outside: what static
+/// stability is about.
+fn draw_support(grid: &mut Grid, creature: &Creature, projection: &Projection) {
+    let body = &creature.body;
+    let up = body.up();
+    let planted: Vec<Vec3> = creature
+        .legs
+        .iter()
+        .filter(|leg| leg.is_grounded())
+        .map(|leg| leg.chain.end())
+        .collect();
+    let mut hull = ConvexHull::default();
+    let mut scratch = Vec::new();
+    let Some(margin) = support_margin(
+        body.position,
+        up,
+        planted.iter().copied(),
+        &mut hull,
+        &mut scratch,
+    ) else {
+        return;
+    };
+    // Corners back in the world, as low as the lowest foot (along the up),
+    // so no foot is hidden under the polygon's lines.
+    let (u, v) = support_plane(up);
+    let level = planted
+        .iter()
+        .map(|p| (*p - body.position).dot(up))
+        .fold(f32::INFINITY, f32::min);
+    let base = body.position + up * level;
+    let corners: Vec<_> = hull
+        .corners()
+        .iter()
+        .map(|c| projection.project(base + u * c.x + v * c.y))
+        .collect();
+    for (k, a) in corners.iter().enumerate() {
+        let b = corners[(k + 1) % corners.len()];
+        segment(grid, *a, b, Ink::Support);
+    }
+    if let Some(centre) = projection.project(base) {
+        let ch = if margin >= 0.0 { '+' } else { '!' };
+        mark(grid, centre, ch, Ink::Support);
+    }
 }
 
 fn draw_creature(grid: &mut Grid, creature: &Creature, projection: &Projection) {

@@ -21,6 +21,9 @@ pub enum Ink {
     FootSwinging,
     /// Where a foot wants to go.
     Foothold,
+    /// The support polygon of the planted feet and the body centre's
+    /// projection onto it (top view).
+    Support,
 }
 
 /// One character cell.

@@ -16,6 +16,8 @@ use crate::text::{MESSAGE_MAX_CHARS, VALUE_MAX_CHARS, printable};
 
 /// Samples kept for the sparklines (one per frame).
 pub const HISTORY: usize = 240;
+/// World steps the gait diagram remembers (4 s at the default step).
+pub const GAIT_HISTORY: usize = 480;
 /// How long one press of a turn key keeps turning (seconds); held keys
 /// auto-repeat faster than this, so holding turns continuously.
 pub const TURN_HOLD: f64 = 0.4;
@@ -138,6 +140,9 @@ pub struct App {
     pub notice: Option<Notice>,
     /// Mean IK iterations per frame, for the sparkline.
     pub iterations_history: VecDeque<f32>,
+    /// The first creature's legs in the air (bit per leg, at most 64 legs)
+    /// after each of the last [`GAIT_HISTORY`] steps: the gait diagram.
+    pub gait_history: VecDeque<u64>,
     /// Largest IK error per frame (metres), for the sparkline.
     pub error_history: VecDeque<f32>,
     /// Real-time figures.
@@ -174,6 +179,7 @@ impl App {
             clock,
             notice: None,
             iterations_history: VecDeque::with_capacity(HISTORY),
+            gait_history: VecDeque::with_capacity(GAIT_HISTORY),
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
             script: None,
@@ -318,6 +324,7 @@ impl App {
         self.world = World::new(Arc::new(Heightfield::generate(terrain)), creature, 1);
         self.clock.reset();
         self.iterations_history.clear();
+        self.gait_history.clear();
         self.error_history.clear();
         self.apply_forced_solver();
         self.send_drive();
@@ -417,6 +424,17 @@ impl App {
         for _ in 0..steps {
             self.cue_script();
             self.world.step();
+            if self.gait_history.len() == GAIT_HISTORY {
+                self.gait_history.pop_front();
+            }
+            let lifted = self.world.creatures()[0]
+                .legs
+                .iter()
+                .enumerate()
+                .fold(0u64, |bits, (i, leg)| {
+                    bits | (u64::from(!leg.is_grounded()) << i.min(63))
+                });
+            self.gait_history.push_back(lifted);
         }
         let last = self.world.metrics().last;
         push_bounded(&mut self.iterations_history, last.ik_iterations_mean);

@@ -170,6 +170,7 @@ pub fn ink_style(ink: Ink) -> Style {
             .fg(Color::Indexed(51))
             .add_modifier(Modifier::BOLD),
         Ink::Foothold => Style::new().fg(Color::Indexed(196)),
+        Ink::Support => Style::new().fg(Color::Indexed(141)),
     }
 }
 
@@ -279,6 +280,28 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 millimetres(m.last.ik_error_max)
             ),
         ),
+        label(
+            "motion",
+            format!(
+                "max {:.1} m/s²  {:.0}°/s",
+                m.motion.body_accel_max, m.motion.tilt_rate_max
+            ),
+        ),
+        label(
+            "balance",
+            if m.motion.last_margin.is_nan() {
+                format!(
+                    "<3 down  unstable {:.1}%",
+                    100.0 * m.motion.unstable_fraction()
+                )
+            } else {
+                format!(
+                    "{:+.3} m  unstable {:.1}%",
+                    m.motion.last_margin,
+                    100.0 * m.motion.unstable_fraction()
+                )
+            },
+        ),
         Line::from(Span::styled(
             " leg          state it    error",
             Style::new().fg(Color::DarkGray),
@@ -299,6 +322,39 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 millimetres(leg.report.error)
             )),
         ]));
+    }
+    // The gait diagram: one row per leg, time running left to right, a bar
+    // while the foot is down.
+    let columns = (inner.width as usize).saturating_sub(14);
+    if columns > 0 && !app.gait_history.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!(
+                " gait, last {:.1} s (█ down)",
+                (columns * GAIT_STEPS_PER_COLUMN) as f64 * world.dt() as f64
+            ),
+            Style::new().fg(Color::DarkGray),
+        )));
+        let history = &app.gait_history;
+        let take = (columns * GAIT_STEPS_PER_COLUMN).min(history.len());
+        let recent: Vec<u64> = history.iter().skip(history.len() - take).copied().collect();
+        for (i, leg_spec) in spec.legs.iter().enumerate().take(64) {
+            let name: String = sanitize(&leg_spec.name).chars().take(12).collect();
+            let bar: String = recent
+                .chunks(GAIT_STEPS_PER_COLUMN)
+                .map(|chunk| {
+                    // Down for the whole column: a bar; in the air at all: a gap.
+                    if chunk.iter().all(|bits| bits & (1 << i) == 0) {
+                        '█'
+                    } else {
+                        ' '
+                    }
+                })
+                .collect();
+            lines.push(Line::from(vec![
+                Span::raw(format!(" {name:<12} ")),
+                Span::styled(bar, Style::new().fg(Color::Indexed(46))),
+            ]));
+        }
     }
     let sparkline_rows = if inner.height as usize > lines.len() + 6 {
         6
@@ -337,6 +393,9 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
         );
     }
 }
+
+/// World steps per column of the gait diagram.
+const GAIT_STEPS_PER_COLUMN: usize = 3;
 
 /// One line of the most important figures, for terminals too narrow for the panel.
 fn status_line(app: &App) -> String {
