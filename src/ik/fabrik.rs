@@ -2,8 +2,9 @@
 
 use glam::{DVec3, Vec3, Vec3A};
 
+use super::limits::Limits;
 use super::unit_frame::{
-    CoreOutcome, UnitProblem, end_error, solve_in_unit_frame, straighten_toward,
+    CoreOutcome, UnitProblem, dir_or, end_error, solve_in_unit_frame, straighten_toward,
 };
 use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
 
@@ -48,7 +49,9 @@ impl Solver for Fabrik {
             fast_best,
         } = self;
         solve_in_unit_frame(chain, target, params, work, |joints, lengths, problem| {
-            if problem.max_iterations == 0 {
+            if let Some(limits) = problem.limits {
+                constrained_passes(joints, lengths, problem, &limits)
+            } else if problem.max_iterations == 0 {
                 CoreOutcome::new(0, Termination::MaxIterations)
             } else if problem.beyond_reach() {
                 straighten_toward(joints, lengths, problem.target);
@@ -64,6 +67,72 @@ impl Solver for Fabrik {
             }
         })
     }
+}
+
+/// FABRIK with joint limits (report §3.7.2): the backward pass, which runs
+/// from the root out and so ends every iteration, turns each bone into its
+/// joint's limits relative to the bone before it as it is placed, so every
+/// pose it leaves keeps the limits. No one-pass answer for unreachable
+/// targets here: a straight chain may itself break a limit (a hinge that
+/// must stay bent), so those iterate like any other target until they stop
+/// improving.
+fn constrained_passes(
+    joints: &mut [DVec3],
+    lengths: &[f64],
+    problem: &UnitProblem<'_>,
+    limits: &Limits<'_>,
+) -> CoreOutcome {
+    if problem.max_iterations == 0 {
+        return CoreOutcome::new(0, Termination::MaxIterations);
+    }
+    // Start from a pose inside the limits so the first forward pass pulls
+    // on a valid chain.
+    limits.enforce(joints, lengths, 1);
+    let target = problem.target;
+    let last = joints.len() - 1;
+    let mut error = end_error(joints, target);
+    if error <= problem.tolerance {
+        return CoreOutcome::new(0, Termination::Reached);
+    }
+    let reachable = !problem.target_unreachable();
+    let mut nudged = false;
+    let mut iterations = 0;
+    while iterations < problem.max_iterations {
+        iterations += 1;
+        joints[last] = target;
+        for i in (1..last).rev() {
+            let dir = dir_or(joints[i] - joints[i + 1], -target.normalize_or(DVec3::Y));
+            joints[i] = joints[i + 1] + dir * lengths[i];
+        }
+        let mut parent = DVec3::ZERO;
+        for i in 0..last {
+            let mut dir = dir_or(joints[i + 1] - joints[i], target.normalize_or(DVec3::Y));
+            if i > 0 {
+                dir = limits.clamp(i - 1, parent, dir);
+            }
+            joints[i + 1] = joints[i] + dir * lengths[i];
+            parent = dir;
+        }
+        let previous = error;
+        error = end_error(joints, target);
+        match problem.verdict(error, previous) {
+            // Collinear with the target, the passes keep the chain on its
+            // line; bend it off once (inside the limits) and carry on.
+            Some(Termination::Stalled) if !nudged && reachable => {
+                nudged = true;
+                let side = side_of_line(problem);
+                for (i, joint) in joints.iter_mut().enumerate().take(last).skip(1) {
+                    let sign = if i % 2 == 1 { 1.0 } else { -1.0 };
+                    *joint += side * (sign * 0.05 * lengths[i]);
+                }
+                limits.enforce(joints, lengths, 1);
+                error = end_error(joints, target);
+            }
+            Some(termination) => return CoreOutcome::new(iterations, termination),
+            None => {}
+        }
+    }
+    CoreOutcome::new(iterations, Termination::MaxIterations)
 }
 
 /// The solver's reusable scratch space, so a solve allocates nothing once warm.
