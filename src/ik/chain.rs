@@ -262,6 +262,22 @@ impl Chain {
         limits.max_violation(&joints) as f32
     }
 
+    /// How far (radians) each inner joint of the current pose lies outside
+    /// its limit, hip outward; empty for a chain without limits.
+    pub fn joint_violations(&self) -> Vec<f32> {
+        let Some(limits) = self.limits_view() else {
+            return Vec::new();
+        };
+        let joints: Vec<DVec3> = self.joints.iter().map(|p| p.as_dvec3()).collect();
+        (1..joints.len() - 1)
+            .map(|k| {
+                let parent = (joints[k] - joints[k - 1]).normalize_or(DVec3::Y);
+                let child = (joints[k + 1] - joints[k]).normalize_or(parent);
+                limits.violation(k - 1, parent, child) as f32
+            })
+            .collect()
+    }
+
     /// The limits as solvers use them, or `None` when every joint is free.
     pub(super) fn limits_view(&self) -> Option<Limits<'_>> {
         (!self.unit_limits.is_empty()).then(|| Limits {

@@ -24,7 +24,8 @@ use super::unit_frame::dir_or;
 pub const MIN_AXIS_ANGLE_DEG: f32 = 1.0;
 
 /// A limit on how a bone may turn relative to the bone before it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum JointLimit {
     /// No limit: a ball joint.
     #[default]
