@@ -16,6 +16,7 @@ pub mod config;
 pub mod creature;
 pub mod headless;
 pub mod ik;
+pub mod lab;
 pub mod math;
 pub mod render;
 pub mod sim;

@@ -215,6 +215,61 @@ impl Limits<'_> {
         }
     }
 
+    /// The smallest largest-bend of any cone (π when there is none): how
+    /// sharply every joint of the chain may bend at once.
+    pub fn tightest_bend(&self) -> f64 {
+        self.joints
+            .iter()
+            .map(|l| match l {
+                UnitLimit::Cone { max } => *max,
+                UnitLimit::Hinge { min, max, .. } => min.abs().max(max.abs()),
+                UnitLimit::Free => std::f64::consts::PI,
+            })
+            .fold(std::f64::consts::PI, f64::min)
+    }
+
+    /// The nearest direction to unit `parent` that limit `index` allows
+    /// before a bone along unit `child`: the limit read backwards, as
+    /// FABRIK's end-to-root pass needs it. A cone is symmetric; a hinge's
+    /// axis is taken from the frame `parent` itself gives, so the result
+    /// lies in that hinge plane with `child` at an allowed angle from it.
+    pub fn clamp_parent(&self, index: usize, child: DVec3, parent: DVec3) -> DVec3 {
+        match self.joints.get(index).copied().unwrap_or(UnitLimit::Free) {
+            UnitLimit::Free => parent,
+            UnitLimit::Cone { .. } => self.clamp(index, child, parent),
+            UnitLimit::Hinge {
+                axis,
+                rest_parent,
+                min,
+                max,
+            } => {
+                let rest_parent = self.frame * rest_parent;
+                let turned = shortest_arc(rest_parent, parent) * (self.frame * axis);
+                let axis = dir_or(
+                    turned.reject_from_normalized(child),
+                    child.any_orthonormal_vector(),
+                );
+                let in_plane = parent.reject_from_normalized(axis);
+                // θ is the turn from the parent to the child about the axis.
+                let across = axis.cross(child);
+                let back = if in_plane.length_squared() > 1e-24 {
+                    in_plane.dot(across).atan2(in_plane.dot(child))
+                } else {
+                    0.0
+                };
+                let theta = -back;
+                let clamped = if (min..=max).contains(&theta) {
+                    theta
+                } else if wrap(theta - min).abs() <= wrap(theta - max).abs() {
+                    min
+                } else {
+                    max
+                };
+                child * clamped.cos() - across * clamped.sin()
+            }
+        }
+    }
+
     /// How far (radians) unit `child` is outside limit `index` after `parent`.
     pub fn violation(&self, index: usize, parent: DVec3, child: DVec3) -> f64 {
         angle(child, self.clamp(index, parent, child))
