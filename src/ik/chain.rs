@@ -278,6 +278,26 @@ impl Chain {
             .collect()
     }
 
+    /// Turns every bone into its joint's limits, hip outward, keeping bone
+    /// lengths and each allowed direction: what a solver that cannot honour
+    /// limits while it works does with its answer. Returns whether any joint moved.
+    pub(super) fn project_into_limits(&mut self) -> bool {
+        let Some(limits) = self.limits_view() else {
+            return false;
+        };
+        let root = self.joints[0].as_dvec3();
+        let mut work: Vec<DVec3> = self.joints.iter().map(|p| p.as_dvec3() - root).collect();
+        let lengths: Vec<f64> = self.lengths.iter().map(|l| f64::from(*l)).collect();
+        if limits.max_violation(&work) == 0.0 {
+            return false;
+        }
+        limits.enforce(&mut work, &lengths, 1);
+        for (p, q) in self.joints.iter_mut().zip(&work).skip(1) {
+            *p = (root + *q).as_vec3();
+        }
+        true
+    }
+
     /// The limits as solvers use them, or `None` when every joint is free.
     pub(super) fn limits_view(&self) -> Option<Limits<'_>> {
         (!self.unit_limits.is_empty()).then(|| Limits {
