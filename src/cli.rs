@@ -20,6 +20,7 @@ use skitter::config::{
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
+use skitter::lab;
 use skitter::sim::Summary;
 use skitter::text::printable;
 
@@ -58,6 +59,44 @@ enum Commands {
     },
     /// List the built-in creatures and terrains.
     List,
+    /// Run one of the seeds' experiments and print its table (Markdown, or JSON).
+    Lab(LabArgs),
+}
+
+/// `skitter lab EXPERIMENT [--seed N] [--json]`.
+#[derive(Debug, Args)]
+struct LabArgs {
+    #[command(subcommand)]
+    experiment: LabExperiment,
+    /// Seed for every random choice (targets, start poses, buttons).
+    #[arg(long, default_value_t = 1, global = true)]
+    seed: u64,
+    /// Print a JSON array of row objects instead of a Markdown table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Cases per set (targets, tracking steps, buttons); the experiment's
+    /// default when omitted. Not used by `baked`.
+    #[arg(long, global = true)]
+    cases: Option<usize>,
+    /// Times each timed solve or walk is repeated (the median is kept), 1–1000.
+    #[arg(long, default_value_t = 5, global = true)]
+    repeats: usize,
+}
+
+/// The experiments.
+#[derive(Debug, Clone, Copy, Subcommand)]
+enum LabExperiment {
+    /// FABRIK report Tables 4.1–4.3: every solver on the report's 10-bone
+    /// chain, reachable and unreachable targets.
+    Solvers,
+    /// FABRIK report Table 4.5: FABRIK and CCD with and without joint limits.
+    Constraints,
+    /// A target on a sine trajectory for 1000 steps: error and smoothness.
+    Track,
+    /// Spider thesis §5: a baked walk cycle against the IK spider on every terrain.
+    Baked,
+    /// Spider thesis §4.3: an arm with a constrained elbow presses buttons on a wall.
+    Reach,
 }
 
 /// What to simulate.
@@ -72,7 +111,7 @@ pub struct SceneArgs {
     /// existing file, or a name with `/`, `\` or `.toml`, is a file).
     #[arg(long, short = 't', default_value = "hills")]
     pub terrain: String,
-    /// Solver for every leg: fabrik, gradient, two-bone or ccd.
+    /// Solver for every leg: fabrik, gradient, two-bone, ccd, jacobian-transpose or dls.
     #[arg(long, short = 's')]
     pub solver: Option<SolverKind>,
 }
@@ -180,6 +219,7 @@ impl Cli {
             Some(Commands::Headless(args)) => run_headless(args),
             Some(Commands::Check { files }) => check(&files),
             Some(Commands::List) => list(),
+            Some(Commands::Lab(args)) => run_lab(&args),
         }
     }
 }
@@ -257,6 +297,36 @@ impl From<ConfigError> for Failure {
     fn from(e: ConfigError) -> Self {
         Failure::BadInput(e.to_string())
     }
+}
+
+impl From<lab::LabError> for Failure {
+    fn from(e: lab::LabError) -> Self {
+        match e {
+            lab::LabError::BadOption { .. } => Failure::BadInput(e.to_string()),
+            other => Failure::Other(other.to_string()),
+        }
+    }
+}
+
+fn run_lab(args: &LabArgs) -> Result<(), Failure> {
+    let options = lab::Options {
+        seed: args.seed,
+        cases: args.cases,
+        repeats: args.repeats,
+    };
+    fn render<R: lab::Row>(table: &lab::Table<R>, json: bool) -> String {
+        if json { table.json() } else { table.markdown() }
+    }
+    let text = match args.experiment {
+        LabExperiment::Solvers => render(&lab::solvers::run(&options)?, args.json),
+        LabExperiment::Constraints => render(&lab::constraints::run(&options)?, args.json),
+        LabExperiment::Track => render(&lab::track::run(&options)?, args.json),
+        LabExperiment::Baked => render(&lab::baked::run(&options)?, args.json),
+        LabExperiment::Reach => render(&lab::reach::run(&options)?, args.json),
+    };
+    let mut out = Out::new();
+    out.line(text.trim_end())?;
+    out.finish()
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {

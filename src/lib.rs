@@ -17,6 +17,7 @@ pub mod creature;
 pub mod geometry;
 pub mod headless;
 pub mod ik;
+pub mod lab;
 pub mod math;
 pub mod render;
 pub mod sim;

@@ -563,3 +563,107 @@ fn steep_terrain_is_a_warning_and_shipped_terrains_are_not() {
         assert!(warnings.is_empty(), "{}: {warnings:?}", b.name);
     }
 }
+
+/// The spider with `joints` added to its front leg (and so its mirror).
+fn spider_with_joints(joints: &str) -> String {
+    spider_with(
+        "pole = [0.4, 0.6, -0.6]   # knees bend up and out, toward this point",
+        &format!("pole = [0.4, 0.6, -0.6]\njoints = {joints}"),
+    )
+}
+
+#[test]
+fn joint_limits_parse_in_degrees_and_mirror() {
+    use skitter::ik::JointLimit;
+    let text = spider_with_joints("[{ hinge = { min = -10, max = 150 } }, { cone = 100 }]");
+    let spec = parse_creature("creatures/broken.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    let front = &spec.legs[0];
+    let mirror = &spec.legs[1];
+    assert_eq!(front.joints.len(), 2);
+    let JointLimit::Hinge { axis, min, max } = front.joints[0] else {
+        panic!("{:?}", front.joints[0]);
+    };
+    assert!((min.to_degrees() + 10.0).abs() < 1e-4 && (max.to_degrees() - 150.0).abs() < 1e-4);
+    assert!(
+        (axis.length() - 1.0).abs() < 1e-5,
+        "the rest bend's unit normal"
+    );
+    assert_eq!(
+        front.joints[1],
+        JointLimit::Cone {
+            max: 100f32.to_radians()
+        }
+    );
+    // The mirrored leg's hinge axis is reflected as an axial vector.
+    let JointLimit::Hinge { axis: m, .. } = mirror.joints[0] else {
+        panic!("{:?}", mirror.joints[0]);
+    };
+    assert!(
+        (m - glam::Vec3::new(-axis.x, -axis.y, axis.z)).length() < 1e-6,
+        "{m} vs {axis}"
+    );
+    // Legs without `joints` stay free, and the limited rest poses keep their limits.
+    assert!(spec.legs[2].joints.is_empty());
+    for leg in &spec.legs {
+        let chain = skitter::creature::rest_chain(leg);
+        assert!(chain.limit_violation() < 1e-3, "{}", leg.name);
+    }
+    // `{}` is a free joint.
+    let free = spider_with_joints("[{}, { cone = 90 }]");
+    let spec = parse_creature("creatures/broken.toml", &free).unwrap();
+    assert_eq!(spec.legs[0].joints[0], JointLimit::Free);
+}
+
+#[test]
+fn bad_joint_limits_are_located() {
+    let cases: [(&str, &str, &[&str]); 7] = [
+        (
+            "[{ hinge = { min = 10, max = -150 } }, { cone = 90 }]",
+            "legs[0].joints[0].hinge.min",
+            &["min (10°) is above max (-150°)"],
+        ),
+        (
+            "[{ cone = 90 }]",
+            "legs[0].joints",
+            &["3 bones, so 2 joints", "lists 1"],
+        ),
+        (
+            "[{ cone = 200 }, {}]",
+            "legs[0].joints[0].cone",
+            &["0 to 180, got 200"],
+        ),
+        (
+            "[{ hinge = { min = -10, max = 190 } }, {}]",
+            "legs[0].joints[0].hinge.max",
+            &["-180 to 180, got 190"],
+        ),
+        (
+            "[{ hinge = { min = 0, max = 90 }, cone = 30 }, {}]",
+            "legs[0].joints[0]",
+            &["either a hinge or a cone"],
+        ),
+        (
+            // The rest knee bends about 89°: a hinge that stops at 30° cannot hold it.
+            "[{ hinge = { min = -10, max = 30 } }, {}]",
+            "legs[0].joints[0]",
+            &["rest pose", "outside this limit"],
+        ),
+        (
+            // An axis in the wrong plane leaves the rest pose out of the hinge.
+            "[{ hinge = { axis = [0, 1, 0], min = -170, max = 170 } }, {}]",
+            "legs[0].joints[0]",
+            &["rest pose", "hinge axis"],
+        ),
+    ];
+    for (joints, field, fragments) in cases {
+        let text = spider_with_joints(joints);
+        let err = creature_error(&text);
+        let line = line_of(&text, "joints = ");
+        assert_error(&err, line, field, fragments);
+    }
+    // An unknown key inside a joint is refused by name.
+    let text = spider_with_joints("[{ ball = 30 }, {}]");
+    let err = creature_error(&text);
+    assert!(err.message.contains("ball"), "{err}");
+    assert_eq!(err.line, Some(line_of(&text, "joints = ")), "{err}");
+}

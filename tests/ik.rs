@@ -4,8 +4,8 @@ use glam::Vec3;
 use proptest::prelude::*;
 use skitter::ik::experiment::{Setup, run};
 use skitter::ik::{
-    Chain, GradientDescent, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
-    TwoBone,
+    Chain, Dls, GradientDescent, IkError, JointLimit, SolveParams, SolveReport, Solver, SolverKind,
+    Termination, TwoBone,
 };
 
 mod common;
@@ -139,6 +139,15 @@ fn check_scale_invariance(scale_exp: i32, chain: &Chain, target_dir: Vec3, reach
     let big_or_small = solve_all(&scaled, scaled_target, &params_for(&scaled, None));
     assert_eq!(unit.len(), big_or_small.len());
     for ((kind, _, at_one), (_, _, scaled_report)) in unit.iter().zip(&big_or_small) {
+        // The transpose crawls along flat valleys (a target in the hollow
+        // around the root); when both runs end on the budget, which side
+        // rounding lets the chain fold toward decides how far each got, so
+        // only finished transpose solves are compared.
+        let unfinished = |r: &SolveReport| r.termination == Termination::MaxIterations;
+        if *kind == SolverKind::JacobianTranspose && unfinished(at_one) && unfinished(scaled_report)
+        {
+            continue;
+        }
         let relative = |r: &SolveReport, reach: f32| r.error / reach;
         assert!(
             (relative(at_one, chain.reach()) - relative(scaled_report, scaled.reach())).abs()
@@ -365,7 +374,12 @@ fn reachable_leg_targets_are_reached_by_every_solver() {
         max_iterations: 200,
         ..SolveParams::default()
     };
-    for kind in [SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd] {
+    for kind in [
+        SolverKind::Fabrik,
+        SolverKind::Gradient,
+        SolverKind::Ccd,
+        SolverKind::Dls,
+    ] {
         let stats = run(kind.build().as_mut(), &cases, &params);
         assert_eq!(stats.reached, stats.solves, "{kind}: {stats:?}");
         assert!(stats.max_error <= params.tolerance, "{kind}: {stats:?}");
@@ -569,7 +583,13 @@ fn iteration_budget_is_respected() {
             max_iterations: budget,
             ..SolveParams::default()
         };
-        for kind in [SolverKind::Fabrik, SolverKind::Gradient, SolverKind::Ccd] {
+        for kind in [
+            SolverKind::Fabrik,
+            SolverKind::Gradient,
+            SolverKind::Ccd,
+            SolverKind::JacobianTranspose,
+            SolverKind::Dls,
+        ] {
             for case in &cases {
                 let mut posed = case.chain.clone();
                 let report = kind.build().solve(&mut posed, case.target, &params);
@@ -783,5 +803,291 @@ fn solvers_are_deterministic() {
         let a = run(kind.build().as_mut(), &cases, &params);
         let b = run(kind.build().as_mut(), &cases, &params);
         assert_eq!(a, b, "{kind}");
+    }
+}
+
+// Joint limits and the Jacobian family.
+
+fn arb_limit() -> impl Strategy<Value = JointLimit> {
+    (
+        0u8..3,
+        arb_vec(1.0),
+        -180f32..180.0,
+        -180f32..180.0,
+        0f32..180.0,
+    )
+        .prop_map(|(kind, axis, a, b, cone)| match kind {
+            0 => JointLimit::Free,
+            1 => JointLimit::Hinge {
+                axis: axis.normalize_or(Vec3::Z),
+                min: a.min(b).to_radians(),
+                max: a.max(b).to_radians(),
+            },
+            _ => JointLimit::Cone {
+                max: cone.to_radians(),
+            },
+        })
+}
+
+/// Largest limit violation allowed after a solve: the `f32` rounding of the
+/// written-back joints, far below a visible bend.
+const LIMIT_SLACK: f32 = 1e-3;
+
+proptest! {
+    #![proptest_config(common::deterministic(128))]
+
+    /// Whatever the chain, limits, target and pole, every solver returns a
+    /// pose inside the limits with the usual invariants; FABRIK and CCD get
+    /// there by honouring them, the others by the final projection.
+    #[test]
+    fn limited_chains_keep_their_limits(
+        chain in arb_chain(1.0),
+        limits in prop::collection::vec(arb_limit(), 6),
+        target_dir in arb_vec(1.0),
+        reach_fraction in 0.0f32..2.5,
+        pole in prop::option::of(arb_vec(5.0)),
+    ) {
+        let mut limited = chain.clone();
+        let inner = chain.bone_count() - 1;
+        // A hinge axis along its parent bone is refused; skip those draws.
+        prop_assume!(limited.set_limits(&limits[..inner]).is_ok());
+        let target = chain.root() + target_dir.normalize_or(Vec3::Y) * reach_fraction * chain.reach();
+        for (kind, posed, _) in solve_all(&limited, target, &params_for(&limited, pole)) {
+            let violation = posed.limit_violation();
+            prop_assert!(violation <= LIMIT_SLACK, "{kind}: {violation} rad outside {:?}", posed.limits());
+        }
+    }
+}
+
+/// A knee that may only bend forward: the signed bend about its axis.
+fn knee_bend(chain: &Chain, axis: Vec3) -> f32 {
+    let j = chain.joints();
+    let upper = (j[1] - j[0]).normalize();
+    let lower = (j[2] - j[1]).normalize();
+    upper.cross(lower).dot(axis).atan2(upper.dot(lower))
+}
+
+#[test]
+fn a_hinged_knee_never_flips_whatever_the_target_or_pole() {
+    let rest = chain(&[[0.0, 0.0, 0.0], [0.5, -0.5, 0.0], [1.0, 0.0, 0.0]]);
+    let axis = {
+        let j = rest.joints();
+        (j[1] - j[0]).cross(j[2] - j[1]).normalize()
+    };
+    let mut limited = rest.clone();
+    limited
+        .set_limits(&[JointLimit::Hinge {
+            axis,
+            min: 0.0,
+            max: 150f32.to_radians(),
+        }])
+        .unwrap();
+    assert!(knee_bend(&limited, axis) > 1.0, "rest knee bent forward");
+    // Targets swept through a leg's workspace (the thigh within a quarter
+    // turn of its rest direction either way), many of which an unlimited
+    // knee reaches by bending backwards; poles on the wrong side too. (Past
+    // a half turn of the thigh the hinge's frame is undefined; see
+    // `ik::limits`.)
+    let poles = [
+        None,
+        Some(Vec3::new(0.5, 2.0, 0.0)),
+        Some(Vec3::new(0.5, -2.0, 0.3)),
+    ];
+    for kind in [SolverKind::Fabrik, SolverKind::Ccd, SolverKind::Dls] {
+        for pole in poles {
+            let mut posed = limited.clone();
+            let mut solver = kind.build();
+            for step in 0..200 {
+                let angle = -std::f32::consts::FRAC_PI_4
+                    + std::f32::consts::FRAC_PI_2 * (step as f32 * 0.13).sin();
+                let target = Vec3::new(
+                    1.3 * angle.cos(),
+                    1.3 * angle.sin(),
+                    0.3 * (angle * 0.7).sin(),
+                ) * (0.2 + 0.7 * (step as f32 * 0.05).sin().abs());
+                let params = SolveParams {
+                    max_iterations: 100,
+                    ..params_for(&posed, pole)
+                };
+                solver.solve(&mut posed, target, &params);
+                let bend = knee_bend(&posed, axis);
+                assert!(
+                    bend >= -1e-3,
+                    "{kind} with pole {pole:?}: knee bent backwards by {bend} rad at {target}"
+                );
+                assert!(posed.limit_violation() <= LIMIT_SLACK, "{kind}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_pole_still_bends_a_limited_knee() {
+    let knee_down = chain(&[[0.0, 0.0, 0.0], [0.5, -0.5, 0.0], [1.0, 0.0, 0.0]]);
+    let mut limited = knee_down.clone();
+    limited
+        .set_limits(&[JointLimit::Cone {
+            max: 170f32.to_radians(),
+        }])
+        .unwrap();
+    let pole = Vec3::new(0.5, 2.0, 0.0);
+    let params = SolveParams {
+        max_iterations: 100,
+        ..params_for(&limited, Some(pole))
+    };
+    for kind in [SolverKind::Fabrik, SolverKind::Ccd] {
+        let mut posed = limited.clone();
+        let report = kind
+            .build()
+            .solve(&mut posed, Vec3::new(1.2, 0.0, 0.0), &params);
+        assert!(report.reached, "{kind}: {report:?}");
+        assert!(
+            posed.joints()[1].y > 0.3,
+            "{kind}: knee {} should swing up to the pole",
+            posed.joints()[1]
+        );
+    }
+}
+
+#[test]
+fn cone_limited_chains_reach_reachable_targets_with_fabrik() {
+    let cases = Setup::LAB_REACHABLE.cases(21, 200);
+    let limits = vec![
+        JointLimit::Cone {
+            max: 50f32.to_radians()
+        };
+        9
+    ];
+    let params = SolveParams {
+        tolerance: 1e-3,
+        max_iterations: 1000,
+        ..SolveParams::default()
+    };
+    let mut reached = 0;
+    for case in &cases {
+        let mut posed = case.chain.clone();
+        posed.set_limits(&limits).unwrap();
+        let report = SolverKind::Fabrik
+            .build()
+            .solve(&mut posed, case.target, &params);
+        reached += usize::from(report.reached);
+        assert!(posed.limit_violation() <= LIMIT_SLACK, "{report:?}");
+        assert!(posed.bone_length_error() <= 1e-3);
+    }
+    assert!(reached >= 198, "{reached} of 200");
+}
+
+#[test]
+fn limits_are_checked_when_set() {
+    let mut leg = leg();
+    let hinge = |min: f32, max: f32| JointLimit::Hinge {
+        axis: Vec3::Z,
+        min: min.to_radians(),
+        max: max.to_radians(),
+    };
+    let err = leg
+        .set_limits(&[hinge(90.0, 10.0), JointLimit::Free])
+        .unwrap_err();
+    assert!(
+        matches!(err, IkError::InvalidLimit { joint: 0, .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("min 90.0° is above max 10.0°"),
+        "{err}"
+    );
+    let err = leg.set_limits(&[hinge(0.0, 90.0)]).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("1 limits given for a chain of 2 inner joints"),
+        "{err}"
+    );
+    let err = leg
+        .set_limits(&[JointLimit::Free, JointLimit::Cone { max: 4.0 }])
+        .unwrap_err();
+    assert!(
+        matches!(err, IkError::InvalidLimit { joint: 1, .. }),
+        "{err}"
+    );
+    // An axis along the parent bone defines no plane.
+    let along = (leg.joints()[1] - leg.joints()[0]).normalize();
+    let err = leg
+        .set_limits(&[
+            JointLimit::Hinge {
+                axis: along,
+                min: 0.0,
+                max: 1.0,
+            },
+            JointLimit::Free,
+        ])
+        .unwrap_err();
+    assert!(err.to_string().contains("along the parent bone"), "{err}");
+    assert!(leg.limits().is_empty(), "a refused list changes nothing");
+    leg.set_limits(&[hinge(-10.0, 150.0), JointLimit::Cone { max: 1.0 }])
+        .unwrap();
+    assert_eq!(leg.limits().len(), 2);
+    leg.set_limits(&[]).unwrap();
+    assert_eq!(leg.limit_violation(), 0.0);
+}
+
+#[test]
+fn limited_degenerate_chains_and_targets_at_the_root_stay_finite() {
+    let straight = chain(&[
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+    ]);
+    let mut limited = straight.clone();
+    limited
+        .set_limits(&[
+            JointLimit::Hinge {
+                axis: Vec3::Z,
+                min: 0.2,
+                max: 2.0,
+            },
+            JointLimit::Cone { max: 0.5 },
+        ])
+        .unwrap();
+    let params = SolveParams {
+        max_iterations: 200,
+        ..params_for(&limited, None)
+    };
+    for target in [
+        Vec3::ZERO,
+        Vec3::new(1.5, 0.0, 0.0),
+        Vec3::new(9.0, 0.0, 0.0),
+        Vec3::new(-3.0, 0.0, 0.0),
+    ] {
+        for (kind, posed, _) in solve_all(&limited, target, &params) {
+            assert!(posed.limit_violation() <= LIMIT_SLACK, "{kind} to {target}");
+        }
+    }
+}
+
+#[test]
+fn jacobian_solvers_reach_leg_targets_and_take_any_damping() {
+    let cases = Setup::LEG.cases(5, 100);
+    let params = SolveParams {
+        tolerance: 1e-4 * cases[0].chain.reach(),
+        max_iterations: 2000,
+        ..SolveParams::default()
+    };
+    let transpose = run(
+        SolverKind::JacobianTranspose.build().as_mut(),
+        &cases,
+        &params,
+    );
+    assert!(transpose.reached >= 95, "{transpose:?}");
+    let dls = run(&mut Dls::default(), &cases, &params);
+    assert_eq!(dls.reached, 100, "{dls:?}");
+    assert!(
+        dls.mean_iterations() < transpose.mean_iterations(),
+        "{dls:?} vs {transpose:?}"
+    );
+    for damping in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e6] {
+        let stats = run(&mut Dls::with_damping(damping), &cases, &params);
+        assert_eq!(stats.non_finite, 0, "damping {damping}");
+        assert!(stats.max_bone_error <= 1e-5, "damping {damping}");
     }
 }

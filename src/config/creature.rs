@@ -12,7 +12,7 @@ use crate::creature::{
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec, LegSpec,
     OrientationSource, SolverSpec, try_rest_chain,
 };
-use crate::ik::SolverKind;
+use crate::ik::{JointLimit, SolverKind};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,6 +71,25 @@ struct LegFile {
     pole: Option<Spanned<[f32; 3]>>,
     solver: Option<Spanned<String>>,
     mirror: Option<Spanned<String>>,
+    joints: Option<Spanned<Vec<Spanned<JointFile>>>>,
+}
+
+/// One inner joint's limit: `{ hinge = { … } }`, `{ cone = DEG }`, or `{}` (free).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JointFile {
+    hinge: Option<Spanned<HingeFile>>,
+    cone: Option<Spanned<f32>>,
+}
+
+/// A hinge: angles in degrees, the axis in the body frame at rest (the
+/// normal of the joint's rest bend when omitted).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HingeFile {
+    axis: Option<Spanned<[f32; 3]>>,
+    min: Spanned<f32>,
+    max: Spanned<f32>,
 }
 
 /// Default body acceleration when a file gives none (m/s²).
@@ -112,6 +131,9 @@ pub const MAX_STEP_HEIGHT_FRACTION: f32 = 0.5;
 pub const MAX_LEAD_FRACTION: f32 = 0.5;
 /// A pole may be at most this many reaches from its leg's mount.
 pub const MAX_POLE_REACHES: f32 = 10.0;
+/// A rest pose may lie this far (degrees) outside its own joint limits
+/// before the file is refused: rounding in the rest solve, not a real bend.
+pub const REST_LIMIT_SLACK_DEG: f32 = 0.05;
 
 /// Parses and validates a creature file, dropping warnings (see
 /// [`parse_creature_with_warnings`]).
@@ -667,16 +689,24 @@ fn parse_leg(
         pole,
         solver,
         group: usize::MAX,
+        joints: Vec::new(),
     };
-    if let Err(e) = try_rest_chain(&spec) {
-        return Err(check.at(
-            &file.bones,
-            format!("{field}.bones"),
-            format!(
-                "leg `{}` cannot be built from these bones at this mount ({e}); use longer bones",
-                spec.name
-            ),
-        ));
+    let rest_chain = match try_rest_chain(&spec) {
+        Ok(chain) => chain,
+        Err(e) => {
+            return Err(check.at(
+                &file.bones,
+                format!("{field}.bones"),
+                format!(
+                    "leg `{}` cannot be built from these bones at this mount ({e}); use longer bones",
+                    spec.name
+                ),
+            ));
+        }
+    };
+    let mut spec = spec;
+    if let Some(joints) = &file.joints {
+        spec.joints = parse_joints(check, &field, joints, &spec, &rest_chain)?;
     }
     let mirrored = file.mirror.as_ref().map(|mirror| {
         let flip = |v: Vec3| Vec3::new(v.x, v.y, -v.z);
@@ -685,6 +715,7 @@ fn parse_leg(
             mount: flip(spec.mount),
             rest: flip(spec.rest),
             pole: spec.pole.map(flip),
+            joints: spec.joints.iter().map(mirror_limit).collect(),
             ..spec.clone()
         };
         ParsedLeg {
@@ -713,6 +744,169 @@ fn parse_leg(
         out.push(m);
     }
     Ok(())
+}
+
+/// Reads a leg's `joints`: one entry per joint between two bones, hip
+/// outward, and checks that the leg's rest pose keeps them.
+fn parse_joints(
+    check: &Check<'_>,
+    leg_field: &str,
+    joints: &Spanned<Vec<Spanned<JointFile>>>,
+    spec: &LegSpec,
+    rest: &crate::ik::Chain,
+) -> Result<Vec<JointLimit>, ConfigError> {
+    let field = format!("{leg_field}.joints");
+    let inner = spec.bones.len() - 1;
+    if joints.get_ref().len() != inner {
+        return Err(check.at(
+            joints,
+            field,
+            format!(
+                "leg `{}` has {} bones, so {inner} joints between them, but `joints` lists {}; give one \
+                 entry per joint from the hip outward: {{ hinge = {{ min = DEG, max = DEG }} }}, \
+                 {{ cone = DEG }}, or {{}} for a free joint",
+                spec.name,
+                spec.bones.len(),
+                joints.get_ref().len()
+            ),
+        ));
+    }
+    let rest_joints = rest.joints();
+    let bone_dir = |k: usize| (rest_joints[k + 1] - rest_joints[k]).normalize_or(Vec3::Y);
+    let mut limits = Vec::with_capacity(inner);
+    for (k, entry) in joints.get_ref().iter().enumerate() {
+        let at = format!("{field}[{k}]");
+        let limit = match (&entry.get_ref().hinge, &entry.get_ref().cone) {
+            (Some(_), Some(_)) => {
+                return Err(check.at(
+                    entry,
+                    at,
+                    "a joint is either a hinge or a cone, not both; keep one",
+                ));
+            }
+            (None, None) => JointLimit::Free,
+            (None, Some(cone)) => {
+                let max = *cone.get_ref();
+                if !(max.is_finite() && (0.0..=180.0).contains(&max)) {
+                    return Err(check.at(
+                        cone,
+                        format!("{at}.cone"),
+                        format!(
+                            "must be the largest bend from the parent bone in degrees, 0 to 180, got {max}"
+                        ),
+                    ));
+                }
+                JointLimit::Cone {
+                    max: max.to_radians(),
+                }
+            }
+            (Some(hinge), None) => {
+                let h = hinge.get_ref();
+                for (value, name) in [(&h.min, "min"), (&h.max, "max")] {
+                    let v = *value.get_ref();
+                    if !(v.is_finite() && (-180.0..=180.0).contains(&v)) {
+                        return Err(check.at(
+                            value,
+                            format!("{at}.hinge.{name}"),
+                            format!("must be an angle in degrees from -180 to 180, got {v}"),
+                        ));
+                    }
+                }
+                let (min, max) = (*h.min.get_ref(), *h.max.get_ref());
+                if min > max {
+                    return Err(check.at(
+                        &h.min,
+                        format!("{at}.hinge.min"),
+                        format!(
+                            "min ({min}°) is above max ({max}°); min is the most the joint bends one \
+                             way (negative: against the axis), max the most the other way"
+                        ),
+                    ));
+                }
+                let axis = match &h.axis {
+                    Some(axis) => {
+                        let v = Vec3::from_array(*axis.get_ref());
+                        if !v.is_finite() || v.length() < 1e-6 {
+                            return Err(check.at(
+                                axis,
+                                format!("{at}.hinge.axis"),
+                                format!(
+                                    "must be a finite non-zero direction [x, y, z] in the body frame, got {v:?}"
+                                ),
+                            ));
+                        }
+                        v
+                    }
+                    None => {
+                        let normal = bone_dir(k).cross(bone_dir(k + 1));
+                        if normal.length() < 1f32.to_radians().sin() {
+                            return Err(check.at(
+                                hinge,
+                                format!("{at}.hinge"),
+                                format!(
+                                    "joint {k} of leg `{}` is straight in the rest pose, so the plane \
+                                     it bends in is undefined; give the hinge an `axis` (body frame)",
+                                    spec.name
+                                ),
+                            ));
+                        }
+                        normal.normalize()
+                    }
+                };
+                JointLimit::Hinge {
+                    axis,
+                    min: min.to_radians(),
+                    max: max.to_radians(),
+                }
+            }
+        };
+        limits.push(limit);
+    }
+    let mut limited = rest.clone();
+    if let Err(e) = limited.set_limits(&limits) {
+        let (joint, reason) = match e {
+            crate::ik::IkError::InvalidLimit { joint, reason } => (joint, reason),
+            other => (0, other.to_string()),
+        };
+        let joint = joint.min(inner - 1);
+        return Err(check.at(
+            &joints.get_ref()[joint],
+            format!("{field}[{joint}]"),
+            reason,
+        ));
+    }
+    for (k, violation) in limited.joint_violations().into_iter().enumerate() {
+        if violation.to_degrees() > REST_LIMIT_SLACK_DEG {
+            let parent = bone_dir(k);
+            let child = bone_dir(k + 1);
+            let bend = parent.angle_between(child).to_degrees();
+            return Err(check.at(
+                &joints.get_ref()[k],
+                format!("{field}[{k}]"),
+                format!(
+                    "the rest pose of leg `{}` (mount, rest and pole) bends joint {k} by {bend:.1}°, \
+                     {:.1}° outside this limit; widen the limit, fix a hinge axis to the plane the \
+                     leg bends in (or omit it), or move rest or pole",
+                    spec.name,
+                    violation.to_degrees()
+                ),
+            ));
+        }
+    }
+    Ok(limits)
+}
+
+/// A limit of a leg reflected to the other side (z negated): a hinge's axis
+/// is an axial vector, so it reflects to (−x, −y, z) and keeps its angles.
+fn mirror_limit(limit: &JointLimit) -> JointLimit {
+    match *limit {
+        JointLimit::Hinge { axis, min, max } => JointLimit::Hinge {
+            axis: Vec3::new(-axis.x, -axis.y, axis.z),
+            min,
+            max,
+        },
+        other => other,
+    }
 }
 
 fn check_unique_names(check: &Check<'_>, legs: &[ParsedLeg]) -> Result<(), ConfigError> {

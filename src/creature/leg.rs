@@ -105,8 +105,11 @@ pub fn try_rest_chain(leg: &LegSpec) -> Result<Chain, IkError> {
         "rest pose of {} not reached: {report:?}",
         leg.name
     );
-    // Re-build from the solved pose so its bone directions become the rest directions.
-    Chain::new(chain.joints().to_vec())
+    // Re-build from the solved pose so its bone directions become the rest
+    // directions (and the frame the joint limits' hinge axes are read in).
+    let mut rest = Chain::new(chain.joints().to_vec())?;
+    rest.set_limits(&leg.joints)?;
+    Ok(rest)
 }
 
 impl Creature {

@@ -3,7 +3,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::ik::SolverKind;
+use crate::ik::{JointLimit, SolverKind};
 
 /// A planted foot stretched past this fraction of its leg's reach by the
 /// body's motion slows the body (the stride limiter starts here).
@@ -127,6 +127,8 @@ pub struct LegSpec {
     pub solver: Option<SolverKind>,
     /// Index of the gait group this leg belongs to.
     pub group: usize,
+    /// Limits of the joints between bones, hip outward (empty: all free).
+    pub joints: Vec<JointLimit>,
 }
 
 impl LegSpec {

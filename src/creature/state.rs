@@ -79,7 +79,7 @@ pub struct Creature {
     /// The group whose turn is next when groups step in listed order.
     pub(super) next_group: usize,
     pub(super) group_of: Vec<usize>,
-    pub(super) solvers: [Box<dyn Solver>; 4],
+    pub(super) solvers: [Box<dyn Solver>; SolverKind::ALL.len()],
     pub(super) lifted: Vec<bool>,
     pub(super) candidates: Vec<super::StepCandidate>,
     /// Scratch: feet positions for the feet plane.
@@ -109,12 +109,7 @@ impl std::fmt::Debug for Creature {
 
 /// Where leg solvers of each kind sit in [`Creature`]'s solver array.
 pub(super) fn solver_slot(kind: SolverKind) -> usize {
-    match kind {
-        SolverKind::Fabrik => 0,
-        SolverKind::Gradient => 1,
-        SolverKind::TwoBone => 2,
-        SolverKind::Ccd => 3,
-    }
+    kind.index()
 }
 
 impl Creature {
@@ -260,11 +255,13 @@ impl Creature {
 
     /// The solver most legs use now.
     pub fn solver(&self) -> SolverKind {
-        let mut counts = [0usize; 4];
+        let mut counts = [0usize; SolverKind::ALL.len()];
         for leg in &self.legs {
             counts[solver_slot(leg.solver)] += 1;
         }
-        let best = (0..4).max_by_key(|i| (counts[*i], 3 - *i)).unwrap_or(0);
+        let best = (0..counts.len())
+            .max_by_key(|i| (counts[*i], counts.len() - 1 - *i))
+            .unwrap_or(0);
         SolverKind::ALL[best]
     }
 

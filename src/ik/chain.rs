@@ -1,8 +1,9 @@
 //! The kinematic chain every solver works on.
 
-use glam::{Quat, Vec3};
+use glam::{DVec3, Quat, Vec3};
 
 use super::IkError;
+use super::limits::{JointLimit, Limits, UnitLimit};
 
 /// A serial chain of joints with a fixed root and fixed bone lengths.
 ///
@@ -21,6 +22,10 @@ pub struct Chain {
     reach: f32,
     rest_directions: Vec<Vec3>,
     rest_frame: Quat,
+    /// One limit per inner joint, or none at all (a chain of ball joints).
+    limits: Vec<JointLimit>,
+    /// `limits` in solver form; empty when every joint is free.
+    unit_limits: Vec<UnitLimit>,
 }
 
 impl Clone for Chain {
@@ -32,6 +37,8 @@ impl Clone for Chain {
             reach: self.reach,
             rest_directions: self.rest_directions.clone(),
             rest_frame: self.rest_frame,
+            limits: self.limits.clone(),
+            unit_limits: self.unit_limits.clone(),
         }
     }
 
@@ -44,6 +51,8 @@ impl Clone for Chain {
         self.reach = source.reach;
         self.rest_directions.clone_from(&source.rest_directions);
         self.rest_frame = source.rest_frame;
+        self.limits.clone_from(&source.limits);
+        self.unit_limits.clone_from(&source.unit_limits);
     }
 }
 
@@ -91,6 +100,8 @@ impl Chain {
             reach,
             rest_directions,
             rest_frame: Quat::IDENTITY,
+            limits: Vec::new(),
+            unit_limits: Vec::new(),
         })
     }
 
@@ -203,6 +214,96 @@ impl Chain {
     /// rotated by `frame` (e.g. the body's orientation).
     pub fn set_rest_frame(&mut self, frame: Quat) {
         self.rest_frame = frame.normalize();
+    }
+
+    /// Limits the inner joints: `limits[k]` constrains bone `k + 1` relative
+    /// to bone `k` (see [`JointLimit`]); hinge axes are read in the frame of
+    /// the parent bone as it rests in the pose the chain was built with. An
+    /// empty list removes every limit. Refuses a list whose length is not the
+    /// number of inner joints (bones − 1), and unusable limits.
+    pub fn set_limits(&mut self, limits: &[JointLimit]) -> Result<(), IkError> {
+        let inner = self.lengths.len() - 1;
+        if !limits.is_empty() && limits.len() != inner {
+            return Err(IkError::InvalidLimit {
+                joint: limits.len().min(inner),
+                reason: format!(
+                    "{} limits given for a chain of {} inner joints (one per joint between two bones)",
+                    limits.len(),
+                    inner
+                ),
+            });
+        }
+        let unit = limits
+            .iter()
+            .enumerate()
+            .map(|(k, limit)| UnitLimit::new(*limit, self.rest_directions[k], k))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.limits = limits.to_vec();
+        self.unit_limits = if limits.iter().all(JointLimit::is_free) {
+            Vec::new()
+        } else {
+            unit
+        };
+        Ok(())
+    }
+
+    /// The inner joints' limits (empty when none were set).
+    pub fn limits(&self) -> &[JointLimit] {
+        &self.limits
+    }
+
+    /// The largest angle (radians) by which any inner joint of the current
+    /// pose lies outside its limit; 0 for a chain without limits.
+    pub fn limit_violation(&self) -> f32 {
+        let Some(limits) = self.limits_view() else {
+            return 0.0;
+        };
+        let joints: Vec<DVec3> = self.joints.iter().map(|p| p.as_dvec3()).collect();
+        limits.max_violation(&joints) as f32
+    }
+
+    /// How far (radians) each inner joint of the current pose lies outside
+    /// its limit, hip outward; empty for a chain without limits.
+    pub fn joint_violations(&self) -> Vec<f32> {
+        let Some(limits) = self.limits_view() else {
+            return Vec::new();
+        };
+        let joints: Vec<DVec3> = self.joints.iter().map(|p| p.as_dvec3()).collect();
+        (1..joints.len() - 1)
+            .map(|k| {
+                let parent = (joints[k] - joints[k - 1]).normalize_or(DVec3::Y);
+                let child = (joints[k + 1] - joints[k]).normalize_or(parent);
+                limits.violation(k - 1, parent, child) as f32
+            })
+            .collect()
+    }
+
+    /// Turns every bone into its joint's limits, hip outward, keeping bone
+    /// lengths and each allowed direction: what a solver that cannot honour
+    /// limits while it works does with its answer. Returns whether any joint moved.
+    pub(super) fn project_into_limits(&mut self) -> bool {
+        let Some(limits) = self.limits_view() else {
+            return false;
+        };
+        let root = self.joints[0].as_dvec3();
+        let mut work: Vec<DVec3> = self.joints.iter().map(|p| p.as_dvec3() - root).collect();
+        let lengths: Vec<f64> = self.lengths.iter().map(|l| f64::from(*l)).collect();
+        if limits.max_violation(&work) == 0.0 {
+            return false;
+        }
+        limits.enforce(&mut work, &lengths, 1);
+        for (p, q) in self.joints.iter_mut().zip(&work).skip(1) {
+            *p = (root + *q).as_vec3();
+        }
+        true
+    }
+
+    /// The limits as solvers use them, or `None` when every joint is free.
+    pub(super) fn limits_view(&self) -> Option<Limits<'_>> {
+        (!self.unit_limits.is_empty()).then(|| Limits {
+            joints: &self.unit_limits,
+            frame: self.rest_frame.as_dquat(),
+        })
     }
 
     pub(super) fn unit_lengths(&self) -> &[f64] {

@@ -38,6 +38,17 @@ impl Setup {
         max_bend_deg: 60.0,
         target_range: (0.10, 0.95),
     };
+    /// The lab's model of the report's chain: 10 bones making 900 mm in all,
+    /// reachable targets, start poses as in [`Setup::REPORT_REACHABLE`].
+    pub const LAB_REACHABLE: Setup = Setup {
+        bone_length: 90.0,
+        ..Setup::REPORT_REACHABLE
+    };
+    /// The lab's chain with targets beyond its reach.
+    pub const LAB_UNREACHABLE: Setup = Setup {
+        bone_length: 90.0,
+        ..Setup::REPORT_UNREACHABLE
+    };
     /// The report's chain with targets beyond its reach.
     pub const REPORT_UNREACHABLE: Setup = Setup {
         target_range: (1.10, 2.00),

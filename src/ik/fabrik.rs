@@ -2,8 +2,9 @@
 
 use glam::{DVec3, Vec3, Vec3A};
 
+use super::limits::Limits;
 use super::unit_frame::{
-    CoreOutcome, UnitProblem, end_error, solve_in_unit_frame, straighten_toward,
+    CoreOutcome, UnitProblem, dir_or, end_error, solve_in_unit_frame, straighten_toward,
 };
 use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
 
@@ -48,7 +49,9 @@ impl Solver for Fabrik {
             fast_best,
         } = self;
         solve_in_unit_frame(chain, target, params, work, |joints, lengths, problem| {
-            if problem.max_iterations == 0 {
+            if let Some(limits) = problem.limits {
+                constrained_passes(joints, lengths, problem, &limits, best)
+            } else if problem.max_iterations == 0 {
                 CoreOutcome::new(0, Termination::MaxIterations)
             } else if problem.beyond_reach() {
                 straighten_toward(joints, lengths, problem.target);
@@ -64,6 +67,157 @@ impl Solver for Fabrik {
             }
         })
     }
+}
+
+/// FABRIK with joint limits (report §3.7.2): the backward pass, which runs
+/// from the root out and so ends every iteration, turns each bone into its
+/// joint's limits relative to the bone before it as it is placed, so every
+/// pose it leaves keeps the limits. No one-pass answer for unreachable
+/// targets here: a straight chain may itself break a limit (a hinge that
+/// must stay bent), so those iterate like any other target until they stop
+/// improving.
+///
+/// Limits give the passes poses they cannot leave (a cone-limited chain
+/// curled the wrong way round the target); when progress stops short of a
+/// reachable target the solve starts again from an arc bent evenly toward
+/// the target (see [`arc_toward`]) in another plane, keeping the best pose.
+fn constrained_passes(
+    joints: &mut [DVec3],
+    lengths: &[f64],
+    problem: &UnitProblem<'_>,
+    limits: &Limits<'_>,
+    best: &mut Vec<DVec3>,
+) -> CoreOutcome {
+    if problem.max_iterations == 0 {
+        return CoreOutcome::new(0, Termination::MaxIterations);
+    }
+    // Start from a pose inside the limits so the first forward pass pulls
+    // on a valid chain.
+    limits.enforce(joints, lengths, 1);
+    let target = problem.target;
+    let last = joints.len() - 1;
+    let mut error = end_error(joints, target);
+    if error <= problem.tolerance {
+        return CoreOutcome::new(0, Termination::Reached);
+    }
+    let reachable = !problem.target_unreachable();
+    let toward = target.normalize_or(DVec3::Y);
+    best.clear();
+    best.extend_from_slice(joints);
+    let mut best_error = error;
+    let mut since_best = 0;
+    let mut restarts = 0;
+    let mut iterations = 0;
+    let mut termination = Termination::MaxIterations;
+    while iterations < problem.max_iterations {
+        iterations += 1;
+        // Both passes apply the limits (report §3.7.2): the inward one reads
+        // each limit backwards, so the chain it hands the outward pass is
+        // already nearly valid and the two do not fight.
+        joints[last] = target;
+        let mut child = DVec3::ZERO;
+        for i in (1..last).rev() {
+            let mut dir = dir_or(joints[i + 1] - joints[i], toward);
+            if i + 1 < last {
+                dir = limits.clamp_parent(i, child, dir);
+            }
+            joints[i] = joints[i + 1] - dir * lengths[i];
+            child = dir;
+        }
+        let mut parent = DVec3::ZERO;
+        for i in 0..last {
+            let mut dir = dir_or(joints[i + 1] - joints[i], toward);
+            if i > 0 {
+                dir = limits.clamp(i - 1, parent, dir);
+            }
+            joints[i + 1] = joints[i] + dir * lengths[i];
+            parent = dir;
+        }
+        let previous = error;
+        error = end_error(joints, target);
+        if error <= problem.tolerance {
+            return CoreOutcome::new(iterations, Termination::Reached);
+        }
+        if error < best_error - problem.floor {
+            best_error = error;
+            best.clear();
+            best.extend_from_slice(joints);
+            since_best = 0;
+        } else {
+            since_best += 1;
+        }
+        // With limits the two passes can trade error back and forth, so one
+        // iteration without progress is no verdict; a window of them is.
+        let stuck = previous == error || since_best >= SLOW_WINDOW;
+        if stuck {
+            if reachable && restarts < CONSTRAINED_RESTARTS {
+                arc_toward(joints, lengths, problem, limits, restarts);
+                restarts += 1;
+                error = end_error(joints, target);
+                since_best = 0;
+            } else {
+                termination = problem.stop_reason(best_error.min(error));
+                break;
+            }
+        }
+    }
+    if best_error < error {
+        joints.copy_from_slice(best);
+    }
+    CoreOutcome::new(iterations, termination)
+}
+
+/// Restarts from fresh arcs a constrained solve may spend.
+const CONSTRAINED_RESTARTS: u32 = 8;
+
+/// Lays the chain out as an arc toward the target for restart `attempt`:
+/// every joint bent by the same angle, no more than the tightest cone
+/// allows, chosen so the arc's chord spans the target's distance, in a plane
+/// through the root–target line turned by 45° more each attempt (starting
+/// from the pole's side). The arc then keeps the limits (cones exactly;
+/// hinges after projection) and leaves FABRIK only a short way to go.
+fn arc_toward(
+    joints: &mut [DVec3],
+    lengths: &[f64],
+    problem: &UnitProblem<'_>,
+    limits: &Limits<'_>,
+    attempt: u32,
+) {
+    let axis = problem.target.normalize_or(DVec3::Y);
+    let first_side = side_of_line(problem);
+    let turn = std::f64::consts::FRAC_PI_4 * f64::from(attempt);
+    let side = first_side * turn.cos() + axis.cross(first_side) * turn.sin();
+    let distance = problem.target.length();
+    let bones = lengths.len();
+    let steepest = limits.tightest_bend().min(std::f64::consts::PI);
+    // The chord of an arc of equal turns shrinks as the turn grows (for
+    // turns up to 2π / bones); bisect for the turn that spans the target.
+    let chord = |turn: f64| {
+        let (mut along, mut across) = (0.0, 0.0);
+        let start = -turn * (bones as f64 - 1.0) * 0.5;
+        for (i, len) in lengths.iter().enumerate() {
+            let angle = start + turn * i as f64;
+            along += len * angle.cos();
+            across += len * angle.sin();
+        }
+        (along * along + across * across).sqrt()
+    };
+    let (mut lo, mut hi) = (0.0, steepest.min(std::f64::consts::TAU / bones as f64));
+    for _ in 0..40 {
+        let mid = 0.5 * (lo + hi);
+        if chord(mid) > distance {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let turn_angle = 0.5 * (lo + hi);
+    let start = -turn_angle * (bones as f64 - 1.0) * 0.5;
+    for (i, len) in lengths.iter().enumerate() {
+        let angle = start + turn_angle * i as f64;
+        joints[i + 1] = joints[i] + (axis * angle.cos() + side * angle.sin()) * *len;
+    }
+    limits.enforce(joints, lengths, 1);
 }
 
 /// The solver's reusable scratch space, so a solve allocates nothing once warm.

@@ -210,7 +210,7 @@ fn descend(
 
 /// Caps the largest joint rotation at [`MAX_STEP_ANGLE`], and bends a chain
 /// out of an exactly singular pose where the gradient vanishes.
-fn limit_step(joints: &[DVec3], omega: &mut [DVec3]) {
+pub(super) fn limit_step(joints: &[DVec3], omega: &mut [DVec3]) {
     let largest = omega.iter().map(|w| w.length()).fold(0.0, f64::max);
     if largest < 1e-15 {
         // A straight chain aimed along the target line: no rotation changes
@@ -228,7 +228,7 @@ fn limit_step(joints: &[DVec3], omega: &mut [DVec3]) {
 }
 
 /// J Jᵀ for the end position: Σⱼ (|rⱼ|² I − rⱼ rⱼᵀ) with rⱼ = end − pⱼ.
-fn task_metric(joints: &[DVec3], end: DVec3) -> DMat3 {
+pub(super) fn task_metric(joints: &[DVec3], end: DVec3) -> DMat3 {
     let mut metric = DMat3::ZERO;
     for p in &joints[..joints.len() - 1] {
         let r = end - *p;
@@ -295,7 +295,12 @@ impl SecondaryTerms<'_> {
 
 /// Rotates bone directions by the accumulated joint rotations and rebuilds the
 /// chain from its bone lengths into `out` (so lengths cannot drift).
-fn apply_rotations(joints: &[DVec3], lengths: &[f64], omega: &[DVec3], out: &mut [DVec3]) {
+pub(super) fn apply_rotations(
+    joints: &[DVec3],
+    lengths: &[f64],
+    omega: &[DVec3],
+    out: &mut [DVec3],
+) {
     let mut accumulated = DQuat::IDENTITY;
     out[0] = joints[0];
     for (j, len) in lengths.iter().enumerate() {

@@ -1,4 +1,4 @@
-//! Inverse kinematics: one [`Chain`] type and four solvers behind one [`Solver`] trait.
+//! Inverse kinematics: one [`Chain`] type and six solvers behind one [`Solver`] trait.
 //!
 //! Every solver keeps the root fixed, preserves every bone length, never
 //! produces NaN or infinity for finite input, and respects
@@ -13,6 +13,8 @@ mod chain;
 pub mod experiment;
 mod fabrik;
 mod gradient;
+mod jacobian;
+mod limits;
 mod pole;
 mod two_bone;
 mod unit_frame;
@@ -27,6 +29,8 @@ pub use ccd::Ccd;
 pub use chain::Chain;
 pub use fabrik::Fabrik;
 pub use gradient::GradientDescent;
+pub use jacobian::{DEFAULT_DLS_DAMPING, Dls, JacobianTranspose};
+pub use limits::JointLimit;
 pub use two_bone::TwoBone;
 
 /// Why a chain could not be built or solved.
@@ -58,6 +62,15 @@ pub enum IkError {
         expected: usize,
         /// Bones the chain has.
         actual: usize,
+    },
+    /// A joint limit cannot be used (see [`JointLimit::check`]), or the list
+    /// does not have one limit per inner joint.
+    #[error("joint limit {joint}: {reason}")]
+    InvalidLimit {
+        /// Index of the limit (inner joint `joint`, between bones `joint` and `joint + 1`).
+        joint: usize,
+        /// What is wrong with it.
+        reason: String,
     },
     /// A replacement pose does not have the chain's joint count or bone lengths.
     #[error("pose does not fit the chain: {0}")]
@@ -159,16 +172,37 @@ pub enum SolverKind {
     /// Cyclic coordinate descent.
     #[serde(rename = "ccd")]
     Ccd,
+    /// Jacobian transpose with a line-search step.
+    #[serde(rename = "jacobian-transpose")]
+    JacobianTranspose,
+    /// Damped least squares.
+    #[serde(rename = "dls")]
+    Dls,
 }
 
 impl SolverKind {
     /// Every solver, in the order the TUI cycles through them.
-    pub const ALL: [SolverKind; 4] = [
+    pub const ALL: [SolverKind; 6] = [
         SolverKind::Fabrik,
         SolverKind::Gradient,
         SolverKind::TwoBone,
         SolverKind::Ccd,
+        SolverKind::JacobianTranspose,
+        SolverKind::Dls,
     ];
+
+    /// This solver's position in [`SolverKind::ALL`]: an index for tables
+    /// holding one entry per solver.
+    pub fn index(self) -> usize {
+        match self {
+            SolverKind::Fabrik => 0,
+            SolverKind::Gradient => 1,
+            SolverKind::TwoBone => 2,
+            SolverKind::Ccd => 3,
+            SolverKind::JacobianTranspose => 4,
+            SolverKind::Dls => 5,
+        }
+    }
 
     /// The name used in files and on the command line.
     pub fn name(self) -> &'static str {
@@ -177,6 +211,8 @@ impl SolverKind {
             SolverKind::Gradient => "gradient",
             SolverKind::TwoBone => "two-bone",
             SolverKind::Ccd => "ccd",
+            SolverKind::JacobianTranspose => "jacobian-transpose",
+            SolverKind::Dls => "dls",
         }
     }
 
@@ -187,13 +223,14 @@ impl SolverKind {
             SolverKind::Gradient => Box::new(GradientDescent::default()),
             SolverKind::TwoBone => Box::new(TwoBone),
             SolverKind::Ccd => Box::new(Ccd::default()),
+            SolverKind::JacobianTranspose => Box::new(JacobianTranspose::default()),
+            SolverKind::Dls => Box::new(Dls::default()),
         }
     }
 
     /// The next solver in [`SolverKind::ALL`], wrapping around.
     pub fn next(self) -> SolverKind {
-        let index = SolverKind::ALL.iter().position(|k| *k == self).unwrap_or(0);
-        SolverKind::ALL[(index + 1) % SolverKind::ALL.len()]
+        SolverKind::ALL[(self.index() + 1) % SolverKind::ALL.len()]
     }
 }
 
@@ -205,7 +242,9 @@ impl fmt::Display for SolverKind {
 
 /// A solver name that is not one of [`SolverKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown solver {0:?}; valid solvers are: fabrik, gradient, two-bone, ccd")]
+#[error(
+    "unknown solver {0:?}; valid solvers are: fabrik, gradient, two-bone, ccd, jacobian-transpose, dls"
+)]
 pub struct UnknownSolver(pub String);
 
 impl FromStr for SolverKind {
@@ -231,6 +270,9 @@ mod tests {
             assert_eq!(kind.build().kind(), kind);
         }
         assert_eq!("Two-Bone".parse::<SolverKind>(), Ok(SolverKind::TwoBone));
+        for (i, kind) in SolverKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.index(), i);
+        }
     }
 
     #[test]
@@ -238,7 +280,8 @@ mod tests {
         let err = "jacobian".parse::<SolverKind>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown solver \"jacobian\"; valid solvers are: fabrik, gradient, two-bone, ccd"
+            "unknown solver \"jacobian\"; valid solvers are: fabrik, gradient, two-bone, ccd, \
+             jacobian-transpose, dls"
         );
     }
 
@@ -246,7 +289,7 @@ mod tests {
     fn next_cycles_through_all() {
         let mut kind = SolverKind::Fabrik;
         let mut seen = vec![kind];
-        for _ in 0..3 {
+        for _ in 1..SolverKind::ALL.len() {
             kind = kind.next();
             seen.push(kind);
         }

@@ -2,7 +2,8 @@
 
 use glam::DVec3;
 
-use super::unit_frame::has_direction;
+use super::limits::Limits;
+use super::unit_frame::{dir_or, has_direction};
 
 /// Swings every inner joint about the line through its two neighbours so that
 /// it lies on the side of that line facing `pole`.
@@ -13,22 +14,55 @@ use super::unit_frame::has_direction;
 /// side to turn toward and are left as they are.
 pub(super) fn bend_toward_pole(joints: &mut [DVec3], pole: DVec3) {
     for i in 1..joints.len().saturating_sub(1) {
-        let before = joints[i - 1];
-        let axis_vec = joints[i + 1] - before;
-        if !has_direction(axis_vec) {
-            continue;
-        }
-        let axis = axis_vec.normalize();
-        let joint_rel = joints[i] - before;
-        let joint_off = joint_rel.reject_from_normalized(axis);
-        let pole_off = (pole - before).reject_from_normalized(axis);
-        if !(has_direction(joint_off) && has_direction(pole_off)) {
-            continue;
-        }
-        // Same height along the axis, same radius about it, pole's side.
-        let along = axis * joint_rel.dot(axis);
-        joints[i] = before + along + pole_off * (joint_off.length() / pole_off.length());
+        bend_joint(joints, i, pole);
     }
+}
+
+/// [`bend_toward_pole`] on a chain with joint limits: each joint is bent only
+/// when the bend leaves every joint it affects (its own and its neighbours')
+/// no further outside its limits than before, so the pole never costs a limit.
+pub(super) fn bend_toward_pole_within(joints: &mut [DVec3], pole: DVec3, limits: &Limits<'_>) {
+    for i in 1..joints.len().saturating_sub(1) {
+        let before = joints[i];
+        let worst_before = local_violation(joints, i, limits);
+        bend_joint(joints, i, pole);
+        if local_violation(joints, i, limits) > worst_before + 1e-12 {
+            joints[i] = before;
+        }
+    }
+}
+
+/// The largest limit violation at the joints moving joint `i` can affect:
+/// `i - 1`, `i` and `i + 1` (their bend angles, and the hinge frame of
+/// `i + 1`, which follows bone `i`).
+fn local_violation(joints: &[DVec3], i: usize, limits: &Limits<'_>) -> f64 {
+    let last = joints.len() - 1;
+    let mut worst: f64 = 0.0;
+    for k in i.saturating_sub(1).max(1)..=(i + 1).min(last - 1) {
+        let parent = dir_or(joints[k] - joints[k - 1], DVec3::Y);
+        let child = dir_or(joints[k + 1] - joints[k], parent);
+        worst = worst.max(limits.violation(k - 1, parent, child));
+    }
+    worst
+}
+
+/// Swings joint `i` about the line through its neighbours toward `pole`.
+fn bend_joint(joints: &mut [DVec3], i: usize, pole: DVec3) {
+    let before = joints[i - 1];
+    let axis_vec = joints[i + 1] - before;
+    if !has_direction(axis_vec) {
+        return;
+    }
+    let axis = axis_vec.normalize();
+    let joint_rel = joints[i] - before;
+    let joint_off = joint_rel.reject_from_normalized(axis);
+    let pole_off = (pole - before).reject_from_normalized(axis);
+    if !(has_direction(joint_off) && has_direction(pole_off)) {
+        return;
+    }
+    // Same height along the axis, same radius about it, pole's side.
+    let along = axis * joint_rel.dot(axis);
+    joints[i] = before + along + pole_off * (joint_off.length() / pole_off.length());
 }
 
 #[cfg(test)]

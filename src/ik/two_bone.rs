@@ -90,10 +90,15 @@ impl Solver for TwoBone {
         let placed = place_two_bones(upper, lower, unit(target), [pole, Some(knee_now)], foot_now);
         joints[1] = root + Vec3::from(placed.knee) * reach;
         joints[2] = root + Vec3::from(placed.foot) * reach;
-        let error = (joints[2] - target).length();
+        // The law of cosines knows no joint limits: a limited knee is turned
+        // back into its range, and the solve says it stopped short.
+        let limited = chain.project_into_limits();
+        let error = (chain.end() - target).length();
         let reached = error <= params.tolerance;
         let termination = if reached {
             Termination::Reached
+        } else if limited {
+            Termination::Stalled
         } else if placed.out_of_reach {
             Termination::Unreachable
         } else {

@@ -9,6 +9,7 @@
 
 use glam::{DVec3, Vec3};
 
+use super::limits::Limits;
 use super::{Chain, SolveParams, SolveReport, Termination};
 
 /// Squared length below which a unit-frame vector has no usable direction.
@@ -33,7 +34,7 @@ pub(super) fn has_direction(v: DVec3) -> bool {
 
 /// A solve as the solver core sees it, in unit-frame coordinates.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct UnitProblem {
+pub(super) struct UnitProblem<'a> {
     /// The target, relative to the root and divided by the reach.
     pub target: DVec3,
     /// Tolerance the core aims for, tightened so that the `f32` write-back
@@ -50,9 +51,11 @@ pub(super) struct UnitProblem {
     /// Closest the end can come to the root: a bone longer than all the others
     /// together leaves a hollow around the root no pose reaches.
     pub inner_reach: f64,
+    /// The chain's joint limits, if any joint is limited.
+    pub limits: Option<Limits<'a>>,
 }
 
-impl UnitProblem {
+impl UnitProblem<'_> {
     /// Whether the target lies beyond the chain's reach (1 in this frame).
     pub fn beyond_reach(&self) -> bool {
         self.target.length() >= 1.0
@@ -121,13 +124,16 @@ fn half_ulp(magnitude: f32) -> f64 {
 ///
 /// The core gets the unit-frame joints in `work` (root at the origin, which
 /// it must keep there), the unit bone lengths, and the problem. A pole, if
-/// given, is applied here after the core, the same way for every solver.
+/// given, is applied here after the core, the same way for every solver; on
+/// a chain with joint limits each joint is bent toward the pole only as far
+/// as the limits allow, and the pose is then projected into the limits, so
+/// even a solver that ignores them returns a pose that keeps them.
 pub(super) fn solve_in_unit_frame(
     chain: &mut Chain,
     target: Vec3,
     params: &SolveParams,
     work: &mut Vec<DVec3>,
-    core: impl FnOnce(&mut [DVec3], &[f64], &UnitProblem) -> CoreOutcome,
+    core: impl FnOnce(&mut [DVec3], &[f64], &UnitProblem<'_>) -> CoreOutcome,
 ) -> SolveReport {
     if !target.is_finite() {
         return SolveReport {
@@ -173,14 +179,21 @@ pub(super) fn solve_in_unit_frame(
             let longest = chain.unit_lengths().iter().copied().fold(0.0, f64::max);
             (2.0 * longest - 1.0).max(0.0)
         },
+        limits: chain.limits_view(),
     };
 
     work.clear();
     work.extend(chain.joints().iter().map(|p| to_unit(*p)));
     let outcome = core(work, chain.unit_lengths(), &problem);
-    if let Some(pole) = problem.pole {
+    match (problem.pole, problem.limits) {
         // After the core, so the bend moves neither the end nor a bone length.
-        super::pole::bend_toward_pole(work, pole);
+        (Some(pole), None) => super::pole::bend_toward_pole(work, pole),
+        (Some(pole), Some(limits)) => {
+            super::pole::bend_toward_pole_within(work, pole, &limits);
+            limits.enforce(work, chain.unit_lengths(), 1);
+        }
+        (None, Some(limits)) => limits.enforce(work, chain.unit_lengths(), 1),
+        (None, None) => {}
     }
     let root = chain.root();
     let joints = chain.joints_mut();

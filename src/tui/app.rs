@@ -545,6 +545,10 @@ mod tests {
             "two-bone cannot pose three bones"
         );
         app.handle(Action::CycleSolver);
+        assert_eq!(app.world.solver(), SolverKind::JacobianTranspose);
+        app.handle(Action::CycleSolver);
+        assert_eq!(app.world.solver(), SolverKind::Dls);
+        app.handle(Action::CycleSolver);
         assert_eq!(app.world.solver(), SolverKind::Fabrik);
     }
 
