@@ -112,6 +112,22 @@ fn shipped_creatures_move_naturally_at_triple_speed() {
     );
 }
 
+/// One `spec` on the built-in terrain `terrain_name`, driven forward.
+fn walking_world(spec: CreatureSpec, terrain_name: &str) -> World {
+    let mut world = World::new(
+        Arc::new(Heightfield::generate(&terrain(terrain_name))),
+        spec,
+        1,
+    );
+    world
+        .apply(Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    world
+}
+
 /// The order groups lift off in, over a run: one entry per lift-off.
 fn lift_off_groups(world: &mut World, steps: usize) -> Vec<usize> {
     let spec = world.spec().clone();
@@ -141,13 +157,7 @@ fn a_listed_wave_steps_in_its_listed_order() {
     let spec = built_in_creature("centipede");
     let groups = spec.gait.groups.len();
     assert_eq!(groups, 6);
-    let mut world = World::new(Arc::new(Heightfield::generate(&terrain("hills"))), spec, 1);
-    world
-        .apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
+    let mut world = walking_world(spec, "hills");
     let order = lift_off_groups(&mut world, 1200);
     assert!(order.len() > 3 * groups, "{order:?}");
     for pair in order.windows(2) {
@@ -163,17 +173,7 @@ fn urgency_order_is_the_default_and_listed_order_changes_the_sequence() {
         .unwrap()
         .text;
     let reactive = parse_creature("c", &text.replace("order = \"listed\"", "")).unwrap();
-    let mut world = World::new(
-        Arc::new(Heightfield::generate(&terrain("flat"))),
-        reactive,
-        1,
-    );
-    world
-        .apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
+    let mut world = walking_world(reactive, "flat");
     let order = lift_off_groups(&mut world, 1200);
     let groups = 6;
     assert!(
@@ -287,13 +287,7 @@ fn stopping_and_starting_are_smooth() {
 fn speed_changes_no_faster_than_the_body_accelerates() {
     let spec = built_in_creature("spider");
     let limit = spec.body.acceleration;
-    let mut world = World::new(Arc::new(Heightfield::generate(&terrain("flat"))), spec, 1);
-    world
-        .apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
+    let mut world = walking_world(spec, "flat");
     let dt = world.dt();
     let mut previous = 0.0f32;
     for step in 0..240 {

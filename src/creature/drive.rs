@@ -37,11 +37,10 @@ impl Creature {
         let mut turn_command = finite_or_zero(self.input.turn) * body_spec.turn_rate;
         // Walking and turning at once, the outer feet move faster than
         // either alone; both give way so no foot outruns the gait.
-        let feet = speed_command.abs() + turn_command.abs() * self.spec.rest_radius();
-        let cap = self.walk_speed.max(self.spec.speed_cap());
-        if feet > cap {
-            speed_command *= cap / feet;
-            turn_command *= cap / feet;
+        let feet = speed_command.abs() + turn_command.abs() * self.rest_radius;
+        if feet > self.speed_cap {
+            speed_command *= self.speed_cap / feet;
+            turn_command *= self.speed_cap / feet;
         }
         self.motion.speed_command = speed_command;
         self.motion.turn_command = turn_command;
@@ -82,12 +81,18 @@ impl Creature {
     /// How much of a sideways shift `delta` of the body keeps every planted
     /// foot within [`STOP_STRETCH`] (1 when all of it does).
     pub(super) fn shift_room(&self, delta: glam::Vec3) -> f32 {
-        let next = Body {
+        self.stop_room(&Body {
             position: self.body.position + delta,
             ..self.body
-        };
+        })
+    }
+
+    /// How much of the way to `next` keeps every planted foot within
+    /// [`STOP_STRETCH`] (1 when all of it does), taking stretch as linear
+    /// along the way.
+    fn stop_room(&self, next: &Body) -> f32 {
         let mut scale = 1.0f32;
-        for (now, after) in self.stretches(&next) {
+        for (now, after) in self.stretches(next) {
             if after > STOP_STRETCH && after > now {
                 scale = scale.min(((STOP_STRETCH - now) / (after - now)).clamp(0.0, 1.0));
             }
@@ -147,14 +152,7 @@ impl Creature {
         if advance == 0.0 && angle == 0.0 {
             return 1.0;
         }
-        let next = self.moved(advance, angle);
-        let mut scale = 1.0f32;
-        for (now, after) in self.stretches(&next) {
-            if after > STOP_STRETCH && after > now {
-                scale = scale.min(((STOP_STRETCH - now) / (after - now)).clamp(0.0, 1.0));
-            }
-        }
-        scale
+        self.stop_room(&self.moved(advance, angle))
     }
 }
 

@@ -188,7 +188,8 @@ impl Creature {
             };
             self.candidates.push(StepCandidate { leg: i, urgency });
         }
-        self.plan_stability_shift();
+        let duration = self.spec.swing_time(self.feet_speed());
+        self.plan_stability_shift(duration);
         if self.candidates.is_empty() {
             return;
         }
@@ -221,7 +222,6 @@ impl Creature {
         let Some(&first) = chosen.first() else {
             return;
         };
-        let duration = self.spec.swing_time(self.feet_speed());
         if self.spec.statically_stable() && !self.stable_without(&chosen, duration) {
             // Wait while the body shifts over the feet that stay down, unless
             // it has waited long enough and a foot is holding it back: a
@@ -246,7 +246,7 @@ impl Creature {
     /// How fast the feet move relative to the body now (m/s): the forward
     /// speed plus the turning rate times the widest rest point's radius.
     pub(super) fn feet_speed(&self) -> f32 {
-        self.motion.speed.abs() + self.motion.yaw_rate.abs() * self.spec.rest_radius()
+        self.motion.speed.abs() + self.motion.yaw_rate.abs() * self.rest_radius
     }
 
     /// Where leg `i` would land on a swing of `duration` seconds from its
@@ -269,15 +269,21 @@ impl Creature {
     /// waiting) would otherwise carry a foot faster than
     /// [`FOOT_SPEED_LIMIT`]: a group lifts and lands as one.
     fn lift(&mut self, terrain: &Ground<'_>, legs: &[usize], duration: f32) {
-        let fastest = legs
+        let mut plans: Vec<_> = legs
             .iter()
-            .map(|&i| self.plan_swing(terrain, i, duration).2)
-            .fold(0.0, f32::max);
-        // The path's speed scales with 1 / duration (the target moves a
-        // little further meanwhile, which the plan below includes).
-        let duration = duration * (fastest / FOOT_SPEED_LIMIT).max(1.0);
-        for &i in legs {
-            let (found, lift, _) = self.plan_swing(terrain, i, duration);
+            .map(|&i| self.plan_swing(terrain, i, duration))
+            .collect();
+        let fastest = plans.iter().map(|plan| plan.2).fold(0.0, f32::max);
+        let mut duration = duration;
+        if fastest > FOOT_SPEED_LIMIT {
+            // The path's speed scales with 1 / duration; the targets move a
+            // little further meanwhile, so plan again for the longer swing.
+            duration *= fastest / FOOT_SPEED_LIMIT;
+            for (plan, &i) in plans.iter_mut().zip(legs) {
+                *plan = self.plan_swing(terrain, i, duration);
+            }
+        }
+        for (&i, (found, lift, _)) in legs.iter().zip(plans) {
             let leg = &mut self.legs[i];
             leg.desired = found.hit.point;
             leg.pull = found.pull;
@@ -352,14 +358,13 @@ impl Creature {
     /// For gaits that keep 3+ feet down: where the body should lean to stand
     /// over the feet that stay down during the next step (or the current
     /// one, while a group is in the air). Sets the posture's sway target.
-    fn plan_stability_shift(&mut self) {
+    fn plan_stability_shift(&mut self, duration: f32) {
         if !self.spec.statically_stable() {
             self.motion.sway_target = self.natural_sway();
             return;
         }
         self.plan_next_lift();
         let up = self.body.up();
-        let duration = self.spec.swing_time(self.feet_speed());
         // Measured from where the body would be without any shift.
         let centre = self.body.position - self.motion.sway;
         let later = self.body.velocity * duration;

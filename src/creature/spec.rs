@@ -28,6 +28,22 @@ pub const FOOT_SPEED_LIMIT: f32 = 4.5;
 /// feet on one side, so their feet never pass each other.
 pub const CROSSING_SHARE: f32 = 0.7;
 
+/// The speeds that bound a gait: strokes over stance, swinging feet's
+/// speed, and (with neighbouring feet on a side) their spacing.
+struct SpeedBounds<'a> {
+    strokes: f32,
+    swings: f32,
+    /// Front leg, back leg, the gap between their rest points, the speed.
+    crossing: Option<(&'a LegSpec, &'a LegSpec, f32, f32)>,
+}
+
+impl SpeedBounds<'_> {
+    fn cap(&self) -> f32 {
+        let crossing = self.crossing.map_or(f32::INFINITY, |c| c.3);
+        self.strokes.min(self.swings).min(crossing)
+    }
+}
+
 /// In which order gait groups take their turns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -233,11 +249,34 @@ impl CreatureSpec {
     /// neighbouring feet. The body never walks faster, whatever
     /// `body.speed` says.
     pub fn speed_cap(&self) -> f32 {
-        self.speed_limit().0
+        self.speed_bounds().cap()
     }
 
     /// [`speed_cap`](Self::speed_cap) and, in words, what sets it.
     pub fn speed_limit(&self) -> (f32, String) {
+        let bounds = self.speed_bounds();
+        let cap = bounds.cap();
+        let stance = self.stance_time();
+        let reason = match bounds.crossing {
+            Some((front, back, gap, speed)) if speed == cap => format!(
+                "a stride of {CROSSING_SHARE} of the {gap:.3} m between the feet of `{}` and \
+                 `{}` per {stance:.3} s on the ground, so their feet never cross",
+                front.name, back.name
+            ),
+            _ if bounds.swings == cap => {
+                format!("swinging feet staying under {FOOT_SPEED_LIMIT} m/s")
+            }
+            _ => format!(
+                "each foot's stroke over its {stance:.3} s on the ground between the shortest \
+                 swings (min_step_duration {:.3} s)",
+                self.gait.min_step_duration
+            ),
+        };
+        (cap, reason)
+    }
+
+    /// The three speeds that bound the gait (see [`speed_cap`](Self::speed_cap)).
+    fn speed_bounds(&self) -> SpeedBounds<'_> {
         let stance = self.stance_time();
         let strokes = (0..self.legs.len())
             .map(|i| self.stroke(i) / stance)
@@ -247,33 +286,14 @@ impl CreatureSpec {
         // (others / SWING_SHARE + 1) × speed per swing time.
         let others = (self.turns().saturating_sub(1)).max(1) as f32;
         let swings = FOOT_SPEED_LIMIT / (SWING_PEAK_FACTOR * (others / SWING_SHARE + 1.0));
-        let crossing = self.neighbour_gap().map(|(a, b, gap)| {
-            (
-                CROSSING_SHARE * gap / stance,
-                format!(
-                    "a stride of {CROSSING_SHARE} of the {gap:.3} m between the feet of `{a}` and \
-                     `{b}` per {stance:.3} s on the ground, so their feet never cross"
-                ),
-            )
-        });
-        let mut limit = (
+        let crossing = self
+            .neighbour_gap()
+            .map(|(front, back, gap)| (front, back, gap, CROSSING_SHARE * gap / stance));
+        SpeedBounds {
             strokes,
-            format!(
-                "each foot's stroke over its {stance:.3} s on the ground between the shortest \
-                 swings (min_step_duration {:.3} s)",
-                self.gait.min_step_duration
-            ),
-        );
-        if swings < limit.0 {
-            limit = (
-                swings,
-                format!("swinging feet staying under {FOOT_SPEED_LIMIT} m/s"),
-            );
+            swings,
+            crossing,
         }
-        if let Some(crossing) = crossing.filter(|c| c.0 < limit.0) {
-            limit = crossing;
-        }
-        limit
     }
 
     /// The speed the creature walks at full throttle: its `speed`, capped
@@ -282,10 +302,10 @@ impl CreatureSpec {
         self.body.speed.min(self.speed_cap())
     }
 
-    /// The two closest neighbouring feet along the body on one side: their
-    /// names and the gap between their rest points along the body.
-    fn neighbour_gap(&self) -> Option<(String, String, f32)> {
-        let mut closest: Option<(String, String, f32)> = None;
+    /// The two closest neighbouring feet along the body on one side (front
+    /// leg first) and the gap between their rest points along the body.
+    fn neighbour_gap(&self) -> Option<(&LegSpec, &LegSpec, f32)> {
+        let mut closest: Option<(&LegSpec, &LegSpec, f32)> = None;
         for side in [-1.0f32, 1.0] {
             let mut on_side: Vec<&LegSpec> = self
                 .legs
@@ -295,8 +315,8 @@ impl CreatureSpec {
             on_side.sort_by(|a, b| a.rest.x.total_cmp(&b.rest.x));
             for pair in on_side.windows(2) {
                 let gap = pair[1].rest.x - pair[0].rest.x;
-                if closest.as_ref().is_none_or(|(_, _, g)| gap < *g) {
-                    closest = Some((pair[1].name.clone(), pair[0].name.clone(), gap));
+                if closest.is_none_or(|(_, _, g)| gap < g) {
+                    closest = Some((pair[1], pair[0], gap));
                 }
             }
         }
@@ -310,7 +330,7 @@ impl CreatureSpec {
         let stride = self.gait.step_threshold;
         self.neighbour_gap()
             .filter(|(_, _, gap)| stride > CROSSING_SHARE * gap)
-            .map(|(a, b, gap)| (a, b, gap, stride))
+            .map(|(front, back, gap)| (front.name.clone(), back.name.clone(), gap, stride))
     }
 
     /// Farthest a rest foot stands from the body's centre across the

@@ -74,6 +74,12 @@ pub struct Creature {
     pub(super) origin: GridOrigin,
     /// Full-throttle speed: the file's, capped by what the gait can carry.
     pub(super) walk_speed: f32,
+    /// The gait's speed cap, which the feet's speed (walking plus turning)
+    /// never exceeds; the spec's, computed once.
+    pub(super) speed_cap: f32,
+    /// The spec's rest radius (how much turning adds to a foot's speed),
+    /// computed once.
+    pub(super) rest_radius: f32,
     /// The body's rates and the springs' state (see `posture.rs`).
     pub(super) motion: BodyMotion,
     /// The group whose turn is next when groups step in listed order.
@@ -150,6 +156,8 @@ impl Creature {
             start: body,
             origin,
             walk_speed: spec.walk_speed(),
+            speed_cap: spec.speed_cap(),
+            rest_radius: spec.rest_radius(),
             motion: BodyMotion::default(),
             next_group: 0,
             next_legs: Vec::with_capacity(spec.legs.len()),

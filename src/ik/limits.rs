@@ -165,6 +165,30 @@ pub(super) struct Limits<'a> {
     pub frame: DQuat,
 }
 
+/// The angle of `v` about hinge `axis`, measured from `zero` toward
+/// `across` (both perpendicular to the axis). A `v` along the axis has no
+/// bend in the plane: it counts as straight (0).
+fn hinge_angle(v: DVec3, axis: DVec3, zero: DVec3, across: DVec3) -> f64 {
+    let in_plane = v.reject_from_normalized(axis);
+    if in_plane.length_squared() > 1e-24 {
+        in_plane.dot(across).atan2(in_plane.dot(zero))
+    } else {
+        0.0
+    }
+}
+
+/// `theta` if it lies in [`min`, `max`], else whichever end is nearer
+/// around the circle.
+fn clamp_angle(theta: f64, min: f64, max: f64) -> f64 {
+    if (min..=max).contains(&theta) {
+        theta
+    } else if wrap(theta - min).abs() <= wrap(theta - max).abs() {
+        min
+    } else {
+        max
+    }
+}
+
 /// Signed angle `x` wrapped into (-π, π].
 fn wrap(x: f64) -> f64 {
     use std::f64::consts::{PI, TAU};
@@ -211,20 +235,8 @@ impl Limits<'_> {
             } => {
                 let axis = self.hinge_axis(axis, rest_parent, parent, parent);
                 let across = axis.cross(parent);
-                let in_plane = child.reject_from_normalized(axis);
-                // A child along the axis has no bend in the plane: take it as straight.
-                let theta = if in_plane.length_squared() > 1e-24 {
-                    in_plane.dot(across).atan2(in_plane.dot(parent))
-                } else {
-                    0.0
-                };
-                let clamped = if (min..=max).contains(&theta) {
-                    theta
-                } else if wrap(theta - min).abs() <= wrap(theta - max).abs() {
-                    min
-                } else {
-                    max
-                };
+                let theta = hinge_angle(child, axis, parent, across);
+                let clamped = clamp_angle(theta, min, max);
                 parent * clamped.cos() + across * clamped.sin()
             }
         }
@@ -259,22 +271,10 @@ impl Limits<'_> {
                 max,
             } => {
                 let axis = self.hinge_axis(axis, rest_parent, parent, child);
-                let in_plane = parent.reject_from_normalized(axis);
                 // θ is the turn from the parent to the child about the axis.
                 let across = axis.cross(child);
-                let back = if in_plane.length_squared() > 1e-24 {
-                    in_plane.dot(across).atan2(in_plane.dot(child))
-                } else {
-                    0.0
-                };
-                let theta = -back;
-                let clamped = if (min..=max).contains(&theta) {
-                    theta
-                } else if wrap(theta - min).abs() <= wrap(theta - max).abs() {
-                    min
-                } else {
-                    max
-                };
+                let theta = -hinge_angle(parent, axis, child, across);
+                let clamped = clamp_angle(theta, min, max);
                 child * clamped.cos() - across * clamped.sin()
             }
         }
