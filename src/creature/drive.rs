@@ -18,6 +18,9 @@ const STOP_STRETCH: f32 = 0.96;
 /// Braking aims to stop with planted feet at this fraction of the reach,
 /// short of [`STOP_STRETCH`], so the hard stop is a last resort.
 const BRAKE_STRETCH: f32 = 0.93;
+/// A planted foot may trail its rest point by at most this many
+/// `step_threshold`s before the body brakes for it.
+const LAG_STEPS: f32 = 2.0;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 
@@ -100,18 +103,31 @@ impl Creature {
         scale
     }
 
-    /// For every planted foot: its stretch now and after the body makes the
-    /// given motion (fractions of the leg's reach).
+    /// For every planted foot: how strained it is now and after the body
+    /// makes the given motion, as a fraction of its leg's reach from the
+    /// hip, or, if more, of how far the foot may trail its rest point
+    /// ([`LAG_STEPS`] strides) scaled so that limit sits at
+    /// [`BRAKE_STRETCH`]. Trailing matters for a foot kept waiting by its
+    /// gait: it can pass under the hip, never stretched, into its
+    /// neighbour's path.
     fn stretches<'a>(&'a self, next: &'a Body) -> impl Iterator<Item = (f32, f32)> + 'a {
+        let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
+        let up = self.body.up();
+        let strain = move |body: &Body, foot: glam::Vec3, leg: &super::LegSpec| {
+            let stretch = foot.distance(body.to_world(leg.mount)) / leg.reach();
+            let rest = body.to_world(leg.rest) - self.motion.sway;
+            let trail = (foot - rest).reject_from_normalized(up).length();
+            stretch.max(BRAKE_STRETCH * trail / lag_limit)
+        };
         self.legs
             .iter()
             .zip(&self.spec.legs)
             .filter(|(leg, _)| leg.is_grounded())
             .map(move |(leg, leg_spec)| {
-                let reach = leg_spec.reach();
-                let now = leg.foot.distance(self.body.to_world(leg_spec.mount)) / reach;
-                let after = leg.foot.distance(next.to_world(leg_spec.mount)) / reach;
-                (now, after)
+                (
+                    strain(&self.body, leg.foot, leg_spec),
+                    strain(next, leg.foot, leg_spec),
+                )
             })
     }
 

@@ -73,7 +73,10 @@ impl Creature {
                 leg_spec.rest.y,
                 leg_spec.mount.z + (leg_spec.rest.z - leg_spec.mount.z) * fraction,
             );
-            let origin = self.body.to_world(rest) + ahead * *fraction + up * above;
+            // From the body's path, not its lean: leaning over the feet must
+            // not move the footholds it leans toward.
+            let origin =
+                self.body.to_world(rest) - self.motion.sway + ahead * *fraction + up * above;
             let hit = terrain
                 .raycast(origin, -up, length)
                 // Started inside a hill or pointing away from the ground:

@@ -363,6 +363,16 @@ impl Creature {
             self.motion.sway_target = self.natural_sway();
             return;
         }
+        // Lean only for a step that is due (or to stand over the feet down
+        // while one is in the air): leaning ahead of time would pull the
+        // body back against its own walk, and the feet would never fall far
+        // enough behind to step.
+        let due =
+            self.lifted.iter().any(|l| *l) || self.candidates.iter().any(|c| c.urgency >= 1.0);
+        if !due {
+            self.motion.sway_target = Vec3::ZERO;
+            return;
+        }
         self.plan_next_lift();
         let up = self.body.up();
         // Measured from where the body would be without any shift.
