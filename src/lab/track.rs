@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::{LabError, Options, Row, Table};
 use crate::ik::experiment::Setup;
-use crate::ik::{Chain, SolveParams, SolverKind};
+use crate::ik::{Chain, SolveParams, SolveReport, Solver, SolverKind};
 use crate::math::SplitMix64;
 
 /// Steps unless `--cases` says otherwise.
@@ -109,6 +109,11 @@ impl Trajectory {
         self.root + dir * distance * self.reach
     }
 
+    /// The unit normal of the plane the target sways in (about the root).
+    pub fn plane_normal(&self) -> Vec3 {
+        self.centre.cross(self.across).normalize_or(Vec3::Y)
+    }
+
     /// How far the end must stay from the target at step `s` at best.
     pub fn unreachable_by(&self, s: usize) -> f32 {
         (self.at(s).distance(self.root) - self.reach).max(0.0)
@@ -118,8 +123,11 @@ impl Trajectory {
 /// Runs every solver that can pose the report's chain along the trajectory.
 pub fn run(options: &Options) -> Result<Table<TrackRow>, LabError> {
     let steps = options.cases_or(DEFAULT_STEPS, 1_000_000)?;
-    let start = Setup::LAB_REACHABLE.cases(options.seed, 1).remove(0).chain;
-    let trajectory = Trajectory::new(&start, options.seed);
+    let start = Setup::LAB_REACHABLE
+        .cases(options.seed(), 1)
+        .remove(0)
+        .chain;
+    let trajectory = Trajectory::new(&start, options.seed());
     let mut rows = Vec::new();
     for kind in SolverKind::ALL {
         if kind.build().supports(&start).is_err() {
@@ -130,7 +138,7 @@ pub fn run(options: &Options) -> Result<Table<TrackRow>, LabError> {
     Ok(Table {
         title: format!(
             "Tracking a target on a sine trajectory ({steps} steps, seed {})",
-            options.seed
+            options.seed()
         ),
         rows,
         notes: vec![format!(
@@ -145,45 +153,158 @@ pub fn run(options: &Options) -> Result<Table<TrackRow>, LabError> {
     })
 }
 
-/// One solver along the trajectory.
-pub fn track(kind: SolverKind, start: &Chain, trajectory: &Trajectory, steps: usize) -> TrackRow {
-    let mut solver = kind.build();
-    let mut chain = start.clone();
-    let reach = chain.reach();
-    let params = SolveParams {
-        tolerance: TOLERANCE_FRACTION * reach,
-        max_iterations: ITERATIONS_PER_STEP,
-        ..SolveParams::default()
-    };
-    let inner = chain.joints().len() - 2;
-    let mut last_move = vec![Vec3::ZERO; inner];
-    let (mut error_sum, mut iterations, mut jump_max, mut reversals) = (0f64, 0u64, 0f32, 0u64);
-    let still = STILL_FRACTION * reach;
-    for s in 0..steps {
-        let before: Vec<Vec3> = chain.joints().to_vec();
-        let target = trajectory.at(s);
-        let report = solver.solve(&mut chain, target, &params);
-        iterations += u64::from(report.iterations);
-        error_sum += f64::from((report.error - trajectory.unreachable_by(s)).max(0.0));
-        // The first solve carries the chain from its start pose to the
-        // trajectory: a cold start, not tracking.
-        if s == 0 {
-            continue;
+/// One step of tracking: where the target was and what the solver did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackFrame {
+    /// The step's index from the start of the trajectory.
+    pub step: usize,
+    /// The target.
+    pub target: Vec3,
+    /// The solver's report.
+    pub report: SolveReport,
+    /// Distance left beyond what the chain can do (see [`TrackRow::error_mean`]).
+    pub error: f32,
+    /// Largest distance an inner joint moved this step; `None` for the
+    /// first step, which brings the chain from its start pose (a cold start).
+    pub jump: Option<f32>,
+    /// Inner joints whose move this step points against their last one.
+    pub reversals: u32,
+}
+
+/// A chain tracking the trajectory step by step, re-solving from its
+/// previous pose: the experiment runs it for its steps, the lab screen one
+/// step per tick.
+pub struct Tracker {
+    solver: Box<dyn Solver>,
+    kind: SolverKind,
+    chain: Chain,
+    trajectory: Trajectory,
+    params: SolveParams,
+    step: usize,
+    /// Each inner joint's last move longer than `still`.
+    last_move: Vec<Vec3>,
+    still: f32,
+    before: Vec<Vec3>,
+}
+
+// Solvers are trait objects without `Debug`; the kind names the solver.
+impl std::fmt::Debug for Tracker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tracker")
+            .field("kind", &self.kind)
+            .field("step", &self.step)
+            .field("chain", &self.chain)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tracker {
+    /// `kind` tracking `trajectory` with `start` in its start pose.
+    pub fn new(kind: SolverKind, start: &Chain, trajectory: Trajectory) -> Tracker {
+        let reach = start.reach();
+        Tracker {
+            solver: kind.build(),
+            kind,
+            chain: start.clone(),
+            trajectory,
+            params: SolveParams {
+                tolerance: TOLERANCE_FRACTION * reach,
+                max_iterations: ITERATIONS_PER_STEP,
+                ..SolveParams::default()
+            },
+            step: 0,
+            last_move: vec![Vec3::ZERO; start.joints().len().saturating_sub(2)],
+            still: STILL_FRACTION * reach,
+            before: Vec::with_capacity(start.joints().len()),
         }
-        for (i, (now, was)) in chain.joints()[1..=inner]
+    }
+
+    /// The solver in use.
+    pub fn kind(&self) -> SolverKind {
+        self.kind
+    }
+
+    /// Switches to `kind`, keeping the chain's pose; refuses a solver that
+    /// cannot pose the chain (with its reason).
+    pub fn set_solver(&mut self, kind: SolverKind) -> Result<(), String> {
+        let solver = kind.build();
+        solver.supports(&self.chain).map_err(|e| e.to_string())?;
+        self.solver = solver;
+        self.kind = kind;
+        Ok(())
+    }
+
+    /// The chain as posed by the last step.
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
+    /// The chain, to change its limits between steps.
+    pub fn chain_mut(&mut self) -> &mut Chain {
+        &mut self.chain
+    }
+
+    /// The trajectory followed.
+    pub fn trajectory(&self) -> &Trajectory {
+        &self.trajectory
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> usize {
+        self.step
+    }
+
+    /// Moves the target one step along the trajectory and solves.
+    pub fn step(&mut self) -> TrackFrame {
+        let s = self.step;
+        self.step += 1;
+        self.before.clear();
+        self.before.extend_from_slice(self.chain.joints());
+        let target = self.trajectory.at(s);
+        let report = self.solver.solve(&mut self.chain, target, &self.params);
+        let error = (report.error - self.trajectory.unreachable_by(s)).max(0.0);
+        let mut frame = TrackFrame {
+            step: s,
+            target,
+            report,
+            error,
+            jump: None,
+            reversals: 0,
+        };
+        if s == 0 {
+            return frame;
+        }
+        let inner = self.last_move.len();
+        let mut jump: f32 = 0.0;
+        for (i, (now, was)) in self.chain.joints()[1..=inner]
             .iter()
-            .zip(&before[1..=inner])
+            .zip(&self.before[1..=inner])
             .enumerate()
         {
             let step = *now - *was;
-            jump_max = jump_max.max(step.length());
-            if step.length() > still {
-                if last_move[i].length() > still && step.dot(last_move[i]) < 0.0 {
-                    reversals += 1;
+            jump = jump.max(step.length());
+            if step.length() > self.still {
+                if self.last_move[i].length() > self.still && step.dot(self.last_move[i]) < 0.0 {
+                    frame.reversals += 1;
                 }
-                last_move[i] = step;
+                self.last_move[i] = step;
             }
         }
+        frame.jump = Some(jump);
+        frame
+    }
+}
+
+/// One solver along the trajectory.
+pub fn track(kind: SolverKind, start: &Chain, trajectory: &Trajectory, steps: usize) -> TrackRow {
+    let mut tracker = Tracker::new(kind, start, *trajectory);
+    let (mut error_sum, mut iterations, mut jump_max, mut reversals) = (0f64, 0u64, 0f32, 0u64);
+    for _ in 0..steps {
+        let frame = tracker.step();
+        iterations += u64::from(frame.report.iterations);
+        error_sum += f64::from(frame.error);
+        jump_max = jump_max.max(frame.jump.unwrap_or(0.0));
+        reversals += u64::from(frame.reversals);
     }
     TrackRow {
         solver: kind.name().to_string(),

@@ -12,7 +12,7 @@ const ZOOM_STEP: f32 = 1.25;
 ///
 /// Letter keys mean the same in either case (`w` and `W`, with or without
 /// Shift or Caps Lock), so no letter has a second meaning behind Shift.
-/// Kept free for later features: `n`, `p`, digits, `[`, `]` and Tab.
+/// Kept free for later features: `n`, digits, `[`, `]` and Tab.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
@@ -45,6 +45,7 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('f') => Action::ToggleFollow,
         KeyCode::Char('r') => Action::Reload,
         KeyCode::Char('g') => Action::NewSeed,
+        KeyCode::Char('p') => Action::ToggleBaked,
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         _ => return None,
@@ -75,6 +76,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("f", "follow the creature on / off"),
     ("r", "reload creature and terrain files"),
     ("g", "generate: new terrain seed"),
+    ("p", "baked spider: a played clip, no IK (feet float) / IK"),
     ("?", "this help"),
     ("q/Esc", "quit"),
 ];
@@ -143,7 +145,7 @@ mod tests {
             .filter(|c| action_for(key(KeyCode::Char(*c))).is_some())
             .collect();
         assert_eq!(help_letters(), acting);
-        assert_eq!(acting.iter().collect::<String>(), "abdfghijkloqrsvwx");
+        assert_eq!(acting.iter().collect::<String>(), "abdfghijklopqrsvwx");
     }
 
     #[test]
@@ -165,6 +167,7 @@ mod tests {
             ('f', Action::ToggleFollow),
             ('r', Action::Reload),
             ('g', Action::NewSeed),
+            ('p', Action::ToggleBaked),
             ('q', Action::Quit),
         ];
         for (c, action) in cases {
@@ -173,7 +176,7 @@ mod tests {
             }
         }
         // Kept free for later features.
-        for c in ['n', 'N', 'p', 'P', '0', '1', '9', '[', ']'] {
+        for c in ['n', 'N', '0', '1', '9', '[', ']'] {
             assert_eq!(action_for(key(KeyCode::Char(c))), None, "{c}");
         }
         assert_eq!(action_for(key(KeyCode::Tab)), None);
