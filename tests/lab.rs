@@ -314,10 +314,13 @@ fn a_presser_runs_frame_by_frame_and_ends_after_the_last_button() {
     assert!(!presser.finished());
     assert_eq!(presser.current_button(), 0);
     assert!(
-        presser.set_solver(SolverKind::TwoBone).is_err(),
+        presser
+            .posing_mut()
+            .set_solver(SolverKind::TwoBone)
+            .is_err(),
         "two-bone cannot pose three bones"
     );
-    assert_eq!(presser.kind(), SolverKind::Ccd);
+    assert_eq!(presser.posing().kind(), SolverKind::Ccd);
 }
 
 #[test]
@@ -498,13 +501,31 @@ fn the_lab_screen_refuses_what_it_cannot_show_with_exit_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["lab"], "name an experiment"),
         (&["lab", "solvers", "--tui"], "`lab solvers` is a table"),
-        (&["lab", "constraints", "--tui"], "`lab constraints` is a table"),
+        (
+            &["lab", "constraints", "--tui"],
+            "`lab constraints` is a table",
+        ),
         (&["lab", "--tui", "--json"], "--json does not go with --tui"),
-        (&["lab", "track", "--tui", "--cases", "5"], "--cases does not go with --tui"),
-        (&["lab", "--tui", "--repeats", "2"], "--repeats does not go with --tui"),
-        (&["lab", "--tui", "--solver", "two-bone"], "--solver two-bone cannot pose"),
-        (&["lab", "track", "--solver", "ccd"], "--solver goes with --tui"),
-        (&["lab", "baked", "--tui", "--seed", "2"], "`lab baked --tui` opens the viewer"),
+        (
+            &["lab", "track", "--tui", "--cases", "5"],
+            "--cases does not go with --tui",
+        ),
+        (
+            &["lab", "--tui", "--repeats", "2"],
+            "--repeats does not go with --tui",
+        ),
+        (
+            &["lab", "--tui", "--solver", "two-bone"],
+            "--solver two-bone cannot pose",
+        ),
+        (
+            &["lab", "track", "--solver", "ccd"],
+            "--solver goes with --tui",
+        ),
+        (
+            &["lab", "baked", "--tui", "--seed", "2"],
+            "`lab baked --tui` opens the viewer",
+        ),
     ];
     for (args, message) in cases {
         let out = skitter(args);

@@ -3,9 +3,8 @@
 //! is deterministic), every terminal size from 0x0 up, what the keys change
 //! on screen, and the baked spider's feet floating on hills.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
+mod common;
+
 use skitter::config::{load_creature, load_terrain};
 use skitter::ik::SolverKind;
 use skitter::lab::live::{LabScene, Rig};
@@ -20,28 +19,12 @@ fn lab(rig: Rig, steps: usize) -> LabApp {
     app
 }
 
-fn text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        for x in 0..area.width {
-            out.push_str(buffer[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
 fn lab_frame(app: &LabApp, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| draw_lab(f, app)).unwrap();
-    text(terminal.backend().buffer())
+    common::screen_text(width, height, |f| draw_lab(f, app))
 }
 
 fn viewer_frame(app: &App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| draw(f, app)).unwrap();
-    text(terminal.backend().buffer())
+    common::screen_text(width, height, |f| draw(f, app))
 }
 
 #[test]

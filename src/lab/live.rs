@@ -185,8 +185,8 @@ impl LabScene {
     pub fn set_limited(&mut self, limited: bool) -> Result<(), LabError> {
         let limits = limits(self.rig, limited, self.chain());
         let chain = match &mut self.motion {
-            Motion::Track(tracker) => tracker.chain_mut(),
-            Motion::Press { presser, .. } => presser.chain_mut(),
+            Motion::Track(tracker) => tracker.posing_mut().chain_mut(),
+            Motion::Press { presser, .. } => presser.posing_mut().chain_mut(),
         };
         // The arm's hinge axis is read against the rest pose the chain was
         // built in, which a pose change does not touch.
@@ -198,8 +198,8 @@ impl LabScene {
     /// The solver posing the rig.
     pub fn solver(&self) -> SolverKind {
         match &self.motion {
-            Motion::Track(tracker) => tracker.kind(),
-            Motion::Press { presser, .. } => presser.kind(),
+            Motion::Track(tracker) => tracker.posing().kind(),
+            Motion::Press { presser, .. } => presser.posing().kind(),
         }
     }
 
@@ -210,8 +210,8 @@ impl LabScene {
         for _ in 0..SolverKind::ALL.len() {
             kind = kind.next();
             let switched = match &mut self.motion {
-                Motion::Track(tracker) => tracker.set_solver(kind),
-                Motion::Press { presser, .. } => presser.set_solver(kind),
+                Motion::Track(tracker) => tracker.posing_mut().set_solver(kind),
+                Motion::Press { presser, .. } => presser.posing_mut().set_solver(kind),
             };
             if switched.is_ok() {
                 return kind;
@@ -231,8 +231,8 @@ impl LabScene {
     /// The chain as posed by the last step.
     pub fn chain(&self) -> &Chain {
         match &self.motion {
-            Motion::Track(tracker) => tracker.chain(),
-            Motion::Press { presser, .. } => presser.chain(),
+            Motion::Track(tracker) => tracker.posing().chain(),
+            Motion::Press { presser, .. } => presser.posing().chain(),
         }
     }
 

@@ -16,6 +16,7 @@
 pub mod baked;
 pub mod constraints;
 pub mod live;
+pub mod posing;
 pub mod reach;
 pub mod solvers;
 pub mod track;

@@ -10,8 +10,9 @@
 use glam::{Vec2, Vec3};
 use serde::Serialize;
 
+use super::posing::Posing;
 use super::{LabError, Options, Row, Table, fmt_opt};
-use crate::ik::{Chain, JointLimit, SolveParams, SolveReport, Solver, SolverKind};
+use crate::ik::{Chain, JointLimit, SolveParams, SolveReport, SolverKind};
 use crate::math::SplitMix64;
 
 /// Buttons pressed unless `--cases` says otherwise.
@@ -259,10 +260,9 @@ pub struct PressFrame {
 /// An arm pressing a button sequence frame by frame, as the thesis'
 /// `PressButton` coroutine does: the experiment runs it to the end, the lab
 /// screen one frame per tick.
+#[derive(Debug)]
 pub struct Presser {
-    solver: Box<dyn Solver>,
-    kind: SolverKind,
-    chain: Chain,
+    posing: Posing,
     ready: Vec3,
     buttons: Vec<Vec3>,
     params: SolveParams,
@@ -271,19 +271,6 @@ pub struct Presser {
     /// Frames into the current press: 1..=frames out, frames+1..=2·frames back.
     frame: usize,
     arrived: bool,
-    before: Vec<Vec3>,
-}
-
-// Solvers are trait objects without `Debug`; the kind names the solver.
-impl std::fmt::Debug for Presser {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Presser")
-            .field("kind", &self.kind)
-            .field("button", &self.button)
-            .field("frame", &self.frame)
-            .field("chain", &self.chain)
-            .finish_non_exhaustive()
-    }
 }
 
 impl Presser {
@@ -291,9 +278,7 @@ impl Presser {
     /// first. `buttons` must not be empty.
     pub fn new(kind: SolverKind, arm: &Chain, buttons: Vec<Vec3>) -> Presser {
         Presser {
-            solver: kind.build(),
-            kind,
-            chain: arm.clone(),
+            posing: Posing::new(kind, arm),
             ready: arm.end(),
             buttons,
             params: SolveParams {
@@ -305,33 +290,18 @@ impl Presser {
             button: 0,
             frame: 0,
             arrived: false,
-            before: Vec::with_capacity(arm.joints().len()),
         }
     }
 
-    /// The solver in use.
-    pub fn kind(&self) -> SolverKind {
-        self.kind
+    /// The arm and its solver.
+    pub fn posing(&self) -> &Posing {
+        &self.posing
     }
 
-    /// Switches to `kind`, keeping the arm's pose; refuses a solver that
-    /// cannot pose the arm (with its reason).
-    pub fn set_solver(&mut self, kind: SolverKind) -> Result<(), String> {
-        let solver = kind.build();
-        solver.supports(&self.chain).map_err(|e| e.to_string())?;
-        self.solver = solver;
-        self.kind = kind;
-        Ok(())
-    }
-
-    /// The arm as posed by the last frame.
-    pub fn chain(&self) -> &Chain {
-        &self.chain
-    }
-
-    /// The arm, to change its limits between frames.
-    pub fn chain_mut(&mut self) -> &mut Chain {
-        &mut self.chain
+    /// The arm and its solver, to switch the solver or the limits between
+    /// frames.
+    pub fn posing_mut(&mut self) -> &mut Posing {
+        &mut self.posing
     }
 
     /// The button sequence.
@@ -369,17 +339,10 @@ impl Presser {
             let back = self.frame - self.frames;
             button.lerp(self.ready, back as f32 / self.frames as f32)
         };
-        self.before.clear();
-        self.before.extend_from_slice(self.chain.joints());
-        let report = self.solver.solve(&mut self.chain, target, &self.params);
-        let jump = self
-            .chain
-            .joints()
-            .iter()
-            .zip(&self.before)
-            .map(|(now, was)| now.distance(*was))
-            .fold(0.0, f32::max);
-        let arrived = (outward && !self.arrived && self.chain.end().distance(button) <= HIT_RADIUS)
+        let report = self.posing.solve(target, &self.params);
+        let jump = self.posing.jump();
+        let end = self.posing.chain().end();
+        let arrived = (outward && !self.arrived && end.distance(button) <= HIT_RADIUS)
             .then(|| self.frame as f64 / f64::from(FPS));
         self.arrived |= arrived.is_some();
         let frame = PressFrame {
@@ -388,7 +351,7 @@ impl Presser {
             target,
             report,
             jump,
-            violation: self.chain.limit_violation(),
+            violation: self.posing.chain().limit_violation(),
             arrived,
         };
         if self.frame == 2 * self.frames {

@@ -13,9 +13,10 @@ use std::f32::consts::TAU;
 use glam::Vec3;
 use serde::Serialize;
 
+use super::posing::Posing;
 use super::{LabError, Options, Row, Table};
 use crate::ik::experiment::Setup;
-use crate::ik::{Chain, SolveParams, SolveReport, Solver, SolverKind};
+use crate::ik::{Chain, SolveParams, SolveReport, SolverKind};
 use crate::math::SplitMix64;
 
 /// Steps unless `--cases` says otherwise.
@@ -174,28 +175,15 @@ pub struct TrackFrame {
 /// A chain tracking the trajectory step by step, re-solving from its
 /// previous pose: the experiment runs it for its steps, the lab screen one
 /// step per tick.
+#[derive(Debug)]
 pub struct Tracker {
-    solver: Box<dyn Solver>,
-    kind: SolverKind,
-    chain: Chain,
+    posing: Posing,
     trajectory: Trajectory,
     params: SolveParams,
     step: usize,
     /// Each inner joint's last move longer than `still`.
     last_move: Vec<Vec3>,
     still: f32,
-    before: Vec<Vec3>,
-}
-
-// Solvers are trait objects without `Debug`; the kind names the solver.
-impl std::fmt::Debug for Tracker {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Tracker")
-            .field("kind", &self.kind)
-            .field("step", &self.step)
-            .field("chain", &self.chain)
-            .finish_non_exhaustive()
-    }
 }
 
 impl Tracker {
@@ -203,9 +191,7 @@ impl Tracker {
     pub fn new(kind: SolverKind, start: &Chain, trajectory: Trajectory) -> Tracker {
         let reach = start.reach();
         Tracker {
-            solver: kind.build(),
-            kind,
-            chain: start.clone(),
+            posing: Posing::new(kind, start),
             trajectory,
             params: SolveParams {
                 tolerance: TOLERANCE_FRACTION * reach,
@@ -215,33 +201,18 @@ impl Tracker {
             step: 0,
             last_move: vec![Vec3::ZERO; start.joints().len().saturating_sub(2)],
             still: STILL_FRACTION * reach,
-            before: Vec::with_capacity(start.joints().len()),
         }
     }
 
-    /// The solver in use.
-    pub fn kind(&self) -> SolverKind {
-        self.kind
+    /// The chain and its solver.
+    pub fn posing(&self) -> &Posing {
+        &self.posing
     }
 
-    /// Switches to `kind`, keeping the chain's pose; refuses a solver that
-    /// cannot pose the chain (with its reason).
-    pub fn set_solver(&mut self, kind: SolverKind) -> Result<(), String> {
-        let solver = kind.build();
-        solver.supports(&self.chain).map_err(|e| e.to_string())?;
-        self.solver = solver;
-        self.kind = kind;
-        Ok(())
-    }
-
-    /// The chain as posed by the last step.
-    pub fn chain(&self) -> &Chain {
-        &self.chain
-    }
-
-    /// The chain, to change its limits between steps.
-    pub fn chain_mut(&mut self) -> &mut Chain {
-        &mut self.chain
+    /// The chain and its solver, to switch the solver or the limits
+    /// between steps.
+    pub fn posing_mut(&mut self) -> &mut Posing {
+        &mut self.posing
     }
 
     /// The trajectory followed.
@@ -258,10 +229,8 @@ impl Tracker {
     pub fn step(&mut self) -> TrackFrame {
         let s = self.step;
         self.step += 1;
-        self.before.clear();
-        self.before.extend_from_slice(self.chain.joints());
         let target = self.trajectory.at(s);
-        let report = self.solver.solve(&mut self.chain, target, &self.params);
+        let report = self.posing.solve(target, &self.params);
         let error = (report.error - self.trajectory.unreachable_by(s)).max(0.0);
         let mut frame = TrackFrame {
             step: s,
@@ -276,11 +245,8 @@ impl Tracker {
         }
         let inner = self.last_move.len();
         let mut jump: f32 = 0.0;
-        for (i, (now, was)) in self.chain.joints()[1..=inner]
-            .iter()
-            .zip(&self.before[1..=inner])
-            .enumerate()
-        {
+        let (now, before) = (self.posing.chain().joints(), self.posing.before());
+        for (i, (now, was)) in now[1..=inner].iter().zip(&before[1..=inner]).enumerate() {
             let step = *now - *was;
             jump = jump.max(step.length());
             if step.length() > self.still {

@@ -14,17 +14,7 @@ const ZOOM_STEP: f32 = 1.25;
 /// Shift or Caps Lock), so no letter has a second meaning behind Shift.
 /// Kept free for later features: `n`, digits, `[`, `]` and Tab.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Some(Action::Quit);
-    }
-    let code = match key.code {
-        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
-        other => other,
-    };
-    let action = match code {
+    let action = match pressed(key)? {
         KeyCode::Char('w') | KeyCode::Up => Action::Faster,
         KeyCode::Char('s') | KeyCode::Down => Action::Slower,
         KeyCode::Char('a') | KeyCode::Left => Action::Turn(1.0),
@@ -51,6 +41,22 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         _ => return None,
     };
     Some(action)
+}
+
+/// The key a press means, the same for every screen: nothing for a
+/// release, letters in lower case (so either case means the same), and
+/// Ctrl+C as Esc, which quits everywhere.
+pub(super) fn pressed(key: KeyEvent) -> Option<KeyCode> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+        return Some(KeyCode::Esc);
+    }
+    Some(match key.code {
+        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
+        other => other,
+    })
 }
 
 /// Key help: (keys, what they do), for the overlay; letters are shown in
@@ -88,7 +94,7 @@ pub const WALKING_NOTE: &str = "Letter keys work in either case. Terminals repor
      lasts as long as you hold.";
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use ratatui::crossterm::event::KeyEventState;
 
@@ -114,7 +120,12 @@ mod tests {
 
     /// Every single-letter key [`KEYS`] lists, sorted.
     fn help_letters() -> Vec<char> {
-        let mut letters: Vec<char> = KEYS
+        letters_listed(KEYS)
+    }
+
+    /// Every single-letter key a help list names, sorted.
+    pub(in crate::tui) fn letters_listed(keys: &[(&str, &str)]) -> Vec<char> {
+        let mut letters: Vec<char> = keys
             .iter()
             .flat_map(|(keys, _)| keys.split(['/', ' ']))
             .filter(|k| k.chars().count() == 1)

@@ -1,7 +1,9 @@
 //! The lab screen's state, its keys and what each does. No terminal here:
 //! the event loop feeds keys and elapsed time in, [`super::lab_ui`] draws it.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::input::pressed;
 
 use super::app::{Notice, Timings};
 use crate::lab::live::{LabScene, Rig, STEPS_PER_SECOND};
@@ -53,17 +55,7 @@ pub enum LabAction {
 /// the same in either case, as in the viewer; the keys the two screens share
 /// (`i`, space, `.`, `v`, `o`, `+`/`-`, `g`, `?`, `q`) mean the same.
 pub fn lab_action_for(key: KeyEvent) -> Option<LabAction> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Some(LabAction::Quit);
-    }
-    let code = match key.code {
-        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
-        other => other,
-    };
-    Some(match code {
+    Some(match pressed(key)? {
         KeyCode::Char('i') => LabAction::CycleSolver,
         KeyCode::Char('m') | KeyCode::Tab => LabAction::SwitchRig,
         KeyCode::Char('c') => LabAction::ToggleLimits,
@@ -286,6 +278,7 @@ pub fn solver_line(scene: &LabScene) -> String {
 mod tests {
     use super::*;
     use crate::ik::SolverKind;
+    use ratatui::crossterm::event::KeyModifiers;
 
     fn key(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
@@ -326,14 +319,7 @@ mod tests {
 
     #[test]
     fn the_help_lists_exactly_the_letters_that_act() {
-        let mut listed: Vec<char> = LAB_KEYS
-            .iter()
-            .flat_map(|(keys, _)| keys.split(['/', ' ']))
-            .filter(|k| k.chars().count() == 1)
-            .filter_map(|k| k.chars().next())
-            .filter(char::is_ascii_alphabetic)
-            .collect();
-        listed.sort_unstable();
+        let listed = crate::tui::input::tests::letters_listed(LAB_KEYS);
         let acting: Vec<char> = ('a'..='z')
             .filter(|c| lab_action_for(key(KeyCode::Char(*c))).is_some())
             .collect();

@@ -17,13 +17,13 @@
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
 use super::lab::{LAB_KEYS, LAB_NOTE, LabApp, solver_line};
-use super::ui::{copy_grid, draw_help, hint_bar, label};
+use super::ui::{Chrome, copy_grid, draw_screen, draw_status, label, view_areas};
 use crate::lab::live::{HISTORY_STEPS, Rig, STEPS_PER_SECOND};
 use crate::lab::{constraints::CONE_DEG, reach};
 use crate::render::{ViewKind, render_lab};
@@ -36,9 +36,9 @@ pub const LAB_MIN_HEIGHT: u16 = 12;
 const PANEL_WIDTH: u16 = 46;
 /// Narrowest terminal that gets the panel beside the views.
 const PANEL_MIN_TERMINAL_WIDTH: u16 = 100;
-/// Shortest terminal that gets the charts under the views when it is too
-/// narrow for the panel.
-const CHARTS_BELOW_MIN_HEIGHT: u16 = 30;
+/// Fewest rows (above the notice and hint lines) that get the charts under
+/// the views when the terminal is too narrow for the panel beside them.
+const CHARTS_BELOW_MIN_ROWS: u16 = 28;
 /// Lines of figures above the charts.
 const FIGURE_LINES: u16 = 9;
 
@@ -60,75 +60,40 @@ const HINTS: &[(&str, &str)] = &[
 
 /// Draws the whole lab screen.
 pub fn draw_lab(frame: &mut Frame<'_>, app: &LabApp) {
-    let area = frame.area();
-    if area.width < LAB_MIN_WIDTH || area.height < LAB_MIN_HEIGHT {
-        let text = format!(
-            "skitter lab needs at least {LAB_MIN_WIDTH}x{LAB_MIN_HEIGHT}; this terminal is {}x{}. \
-             Enlarge it, or q to quit.",
-            area.width, area.height
-        );
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-        return;
-    }
-    let notice_height = u16::from(app.notice.is_some());
-    let [main, notice, hints] = Layout::vertical([
-        Constraint::Min(1),
-        Constraint::Length(notice_height),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    if area.width >= PANEL_MIN_TERMINAL_WIDTH {
-        let [views, panel] =
-            Layout::horizontal([Constraint::Min(1), Constraint::Length(PANEL_WIDTH)]).areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        draw_panel(frame, panel, app);
-    } else if area.height >= CHARTS_BELOW_MIN_HEIGHT {
-        let [views, panel] =
-            Layout::vertical([Constraint::Min(1), Constraint::Length(FIGURE_LINES + 10)])
-                .areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        draw_panel(frame, panel, app);
-    } else {
-        let [views, status] =
-            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        frame.render_widget(
-            Paragraph::new(status_line(app)).style(Style::new().fg(Color::Gray)),
-            status,
-        );
-    }
-    if let Some(n) = &app.notice {
-        let style = if n.is_error {
-            Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD)
+    let chrome = Chrome {
+        name: "skitter lab",
+        min: (LAB_MIN_WIDTH, LAB_MIN_HEIGHT),
+        notice: app.notice.as_ref(),
+        hints: HINTS,
+        help: app
+            .show_help
+            .then_some(((LAB_KEYS, LAB_NOTE), 9, " lab keys (? to close) ")),
+    };
+    draw_screen(frame, &chrome, |frame, main| {
+        if main.width >= PANEL_MIN_TERMINAL_WIDTH {
+            let [views, panel] =
+                Layout::horizontal([Constraint::Min(1), Constraint::Length(PANEL_WIDTH)])
+                    .areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_panel(frame, panel, app);
+        } else if main.height >= CHARTS_BELOW_MIN_ROWS {
+            let [views, panel] =
+                Layout::vertical([Constraint::Min(1), Constraint::Length(FIGURE_LINES + 10)])
+                    .areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_panel(frame, panel, app);
         } else {
-            Style::new().fg(Color::LightGreen)
-        };
-        frame.render_widget(Paragraph::new(n.text.as_str()).style(style), notice);
-    }
-    frame.render_widget(hint_bar(HINTS, area.width), hints);
-    if app.show_help {
-        draw_help(
-            frame,
-            area,
-            (LAB_KEYS, LAB_NOTE),
-            9,
-            " lab keys (? to close) ",
-        );
-    }
+            let [views, status] =
+                Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_status(frame, status, status_line(app));
+        }
+    });
 }
 
 fn draw_views(buf: &mut Buffer, area: Rect, app: &LabApp) {
     let views = app.visible_views();
-    if views.len() == 1 {
-        draw_view(buf, area, app, views[0]);
-        return;
-    }
-    let [top, bottom] = Layout::vertical([Constraint::Ratio(1, 2); 2]).areas(area);
-    let [a, b] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(top);
-    let [c, d] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(bottom);
-    for (rect, view) in [a, b, c, d].into_iter().zip(views) {
+    for (rect, view) in view_areas(area, views.len()).into_iter().zip(views) {
         draw_view(buf, rect, app, view);
     }
 }

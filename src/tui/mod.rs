@@ -43,61 +43,42 @@ trait Screen {
     fn timings(&mut self) -> &mut Timings;
 }
 
-impl Screen for App {
-    fn advance(&mut self, elapsed: f64) -> u64 {
-        u64::from(App::advance(self, elapsed))
-    }
+/// A screen whose state has `advance`, `handle`, `quit`, `paused` and
+/// `timings` as [`App`] and [`LabApp`] do, with its key map and draw function.
+macro_rules! screen {
+    ($state:ty, $keys:path, $draw:path) => {
+        impl Screen for $state {
+            fn advance(&mut self, elapsed: f64) -> u64 {
+                u64::from(<$state>::advance(self, elapsed))
+            }
 
-    fn key(&mut self, key: KeyEvent) {
-        if let Some(action) = action_for(key) {
-            self.handle(action);
+            fn key(&mut self, key: KeyEvent) {
+                if let Some(action) = $keys(key) {
+                    self.handle(action);
+                }
+            }
+
+            fn draw(&self, frame: &mut Frame<'_>) {
+                $draw(frame, self);
+            }
+
+            fn quit(&self) -> bool {
+                self.quit
+            }
+
+            fn paused(&self) -> bool {
+                self.paused
+            }
+
+            fn timings(&mut self) -> &mut Timings {
+                &mut self.timings
+            }
         }
-    }
-
-    fn draw(&self, frame: &mut Frame<'_>) {
-        draw(frame, self);
-    }
-
-    fn quit(&self) -> bool {
-        self.quit
-    }
-
-    fn paused(&self) -> bool {
-        self.paused
-    }
-
-    fn timings(&mut self) -> &mut Timings {
-        &mut self.timings
-    }
+    };
 }
 
-impl Screen for LabApp {
-    fn advance(&mut self, elapsed: f64) -> u64 {
-        u64::from(LabApp::advance(self, elapsed))
-    }
-
-    fn key(&mut self, key: KeyEvent) {
-        if let Some(action) = lab_action_for(key) {
-            self.handle(action);
-        }
-    }
-
-    fn draw(&self, frame: &mut Frame<'_>) {
-        draw_lab(frame, self);
-    }
-
-    fn quit(&self) -> bool {
-        self.quit
-    }
-
-    fn paused(&self) -> bool {
-        self.paused
-    }
-
-    fn timings(&mut self) -> &mut Timings {
-        &mut self.timings
-    }
-}
+screen!(App, action_for, draw);
+screen!(LabApp, lab_action_for, draw_lab);
 
 /// Runs the viewer until the user quits. The terminal is restored on return,
 /// on error, and (through ratatui's hook) on panic.

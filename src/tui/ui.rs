@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 
-use super::app::{App, sanitize};
+use super::app::{App, Notice, sanitize};
 use super::input::{KEYS, WALKING_NOTE};
 use crate::creature::LegPhase;
 use crate::render::{BakedFigure, Grid, Ink, ViewKind, render_pixels, render_view, render_walker};
@@ -24,62 +24,129 @@ const STATS_MIN_TERMINAL_WIDTH: u16 = 96;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
-    let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let text = format!(
-            "skitter needs at least {MIN_WIDTH}x{MIN_HEIGHT}; this terminal is {}x{}. Enlarge it, or q to quit.",
-            area.width, area.height
-        );
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    let chrome = Chrome {
+        name: "skitter",
+        min: (MIN_WIDTH, MIN_HEIGHT),
+        notice: app.notice.as_ref(),
+        hints: HINTS,
+        help: app
+            .show_help
+            .then_some(((KEYS, WALKING_NOTE), 5, " keys (? to close) ")),
+    };
+    draw_screen(frame, &chrome, |frame, main| {
+        if main.width >= STATS_MIN_TERMINAL_WIDTH {
+            let [views, stats] =
+                Layout::horizontal([Constraint::Min(1), Constraint::Length(STATS_WIDTH)])
+                    .areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_stats(frame, stats, app);
+        } else {
+            let [views, status] =
+                Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_status(frame, status, status_line(app));
+        }
+    });
+}
+
+/// What every screen has around its content: its name and smallest size
+/// (for the too-small message), the notice, the hint bar and the help
+/// overlay when it is up (its keys and note, spare rows and title).
+pub(super) struct Chrome<'a> {
+    pub name: &'a str,
+    pub min: (u16, u16),
+    pub notice: Option<&'a Notice>,
+    pub hints: &'a [(&'a str, &'a str)],
+    pub help: Option<HelpText<'a>>,
+}
+
+/// The help overlay's (keys, note), spare rows and title.
+pub(super) type HelpText<'a> = ((&'a [(&'a str, &'a str)], &'a str), u16, &'a str);
+
+/// Draws a screen: the too-small message if it is, else `body` in the main
+/// area, then the notice, the hint bar and the help overlay.
+pub(super) fn draw_screen(
+    frame: &mut Frame<'_>,
+    chrome: &Chrome<'_>,
+    body: impl FnOnce(&mut Frame<'_>, Rect),
+) {
+    if too_small(frame, chrome.name, chrome.min) {
         return;
     }
-    let notice_height = u16::from(app.notice.is_some());
-    let [main, notice, hints] = Layout::vertical([
-        Constraint::Min(1),
-        Constraint::Length(notice_height),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    if area.width >= STATS_MIN_TERMINAL_WIDTH {
-        let [views, stats] =
-            Layout::horizontal([Constraint::Min(1), Constraint::Length(STATS_WIDTH)]).areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        draw_stats(frame, stats, app);
-    } else {
-        let [views, status] =
-            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        frame.render_widget(
-            Paragraph::new(status_line(app)).style(Style::new().fg(Color::Gray)),
-            status,
-        );
-    }
-    if let Some(n) = &app.notice {
-        let style = if n.is_error {
-            Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD)
-        } else {
-            Style::new().fg(Color::LightGreen)
-        };
-        frame.render_widget(Paragraph::new(n.text.as_str()).style(style), notice);
-    }
-    frame.render_widget(hint_bar(HINTS, area.width), hints);
-    if app.show_help {
-        draw_help(frame, area, (KEYS, WALKING_NOTE), 5, " keys (? to close) ");
+    let area = frame.area();
+    let [main, notice, hints] = screen_areas(area, chrome.notice.is_some());
+    body(frame, main);
+    draw_notice(frame, notice, chrome.notice);
+    frame.render_widget(hint_bar(chrome.hints, area.width), hints);
+    if let Some((text, spare, title)) = chrome.help {
+        draw_help(frame, area, text, spare, title);
     }
 }
 
-fn draw_views(buf: &mut Buffer, area: Rect, app: &App) {
-    let views = app.visible_views();
-    if views.len() == 1 {
-        draw_view(buf, area, app, views[0]);
+/// Says the terminal is too small for `name` if it is under `min` (width,
+/// height), and returns whether it was.
+fn too_small(frame: &mut Frame<'_>, name: &str, min: (u16, u16)) -> bool {
+    let area = frame.area();
+    if area.width >= min.0 && area.height >= min.1 {
+        return false;
+    }
+    let text = format!(
+        "{name} needs at least {}x{}; this terminal is {}x{}. Enlarge it, or q to quit.",
+        min.0, min.1, area.width, area.height
+    );
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    true
+}
+
+/// A screen's main area, its notice line (empty without a notice) and its
+/// hint bar.
+fn screen_areas(area: Rect, notice: bool) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(u16::from(notice)),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+/// One grey status line, for terminals too narrow for a side panel.
+pub(super) fn draw_status(frame: &mut Frame<'_>, area: Rect, text: String) {
+    frame.render_widget(
+        Paragraph::new(text).style(Style::new().fg(Color::Gray)),
+        area,
+    );
+}
+
+/// The message for the user, red and bold when it reports a problem.
+fn draw_notice(frame: &mut Frame<'_>, area: Rect, notice: Option<&Notice>) {
+    let Some(n) = notice else {
         return;
+    };
+    let style = if n.is_error {
+        Style::new()
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD)
+    } else {
+        Style::new().fg(Color::LightGreen)
+    };
+    frame.render_widget(Paragraph::new(n.text.as_str()).style(style), area);
+}
+
+/// Where `count` views go in `area`: all of it for one, quarters for more
+/// (the overview's four).
+pub(super) fn view_areas(area: Rect, count: usize) -> Vec<Rect> {
+    if count <= 1 {
+        return vec![area];
     }
     let [top, bottom] = Layout::vertical([Constraint::Ratio(1, 2); 2]).areas(area);
     let [a, b] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(top);
     let [c, d] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(bottom);
-    for (rect, view) in [a, b, c, d].into_iter().zip(views) {
+    vec![a, b, c, d]
+}
+
+fn draw_views(buf: &mut Buffer, area: Rect, app: &App) {
+    let views = app.visible_views();
+    for (rect, view) in view_areas(area, views.len()).into_iter().zip(views) {
         draw_view(buf, rect, app, view);
     }
 }
@@ -510,7 +577,7 @@ const HINTS: &[(&str, &str)] = &[
 ];
 
 /// A bar of (key, what) hints, as many as fit in `width` columns.
-pub(super) fn hint_bar(hints: &[(&str, &str)], width: u16) -> Paragraph<'static> {
+fn hint_bar(hints: &[(&str, &str)], width: u16) -> Paragraph<'static> {
     let mut spans = Vec::new();
     let mut used = 0usize;
     for (key, what) in hints {
@@ -531,7 +598,7 @@ pub(super) fn hint_bar(hints: &[(&str, &str)], width: u16) -> Paragraph<'static>
 /// The key help overlay: one line per (keys, what), then `note`, in a box
 /// titled `title` over the middle of `area`, with `spare` rows beyond one a
 /// line for the border and the note's wrapping.
-pub(super) fn draw_help(
+fn draw_help(
     frame: &mut Frame<'_>,
     area: Rect,
     (keys, note): (&[(&str, &str)], &str),
