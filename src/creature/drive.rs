@@ -103,13 +103,15 @@ impl Creature {
         scale
     }
 
-    /// For every planted foot: how strained it is now and after the body
-    /// makes the given motion, as a fraction of its leg's reach from the
-    /// hip, or, if more, of how far the foot may trail its rest point
-    /// ([`LAG_STEPS`] strides) scaled so that limit sits at
-    /// [`BRAKE_STRETCH`]. Trailing matters for a foot kept waiting by its
-    /// gait: it can pass under the hip, never stretched, into its
-    /// neighbour's path.
+    /// For every planted foot, two measures of strain, each now and after
+    /// the body makes the given motion: how far the foot is from its hip as
+    /// a fraction of the leg's reach, and how far it trails its rest point
+    /// against the most it may ([`LAG_STEPS`] strides), scaled so that limit
+    /// sits at [`BRAKE_STRETCH`]. Trailing matters for a foot kept waiting
+    /// by its gait: it can pass under the hip, never stretched, into its
+    /// neighbour's path. The two are kept apart because they grow at
+    /// different rates: extrapolating their maximum from whichever leads now
+    /// would brake too late when the faster one takes over.
     fn stretches<'a>(&'a self, next: &'a Body) -> impl Iterator<Item = (f32, f32)> + 'a {
         let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
         let up = self.body.up();
@@ -117,17 +119,16 @@ impl Creature {
             let stretch = foot.distance(body.to_world(leg.mount)) / leg.reach();
             let rest = body.to_world(leg.rest) - self.motion.sway;
             let trail = (foot - rest).reject_from_normalized(up).length();
-            stretch.max(BRAKE_STRETCH * trail / lag_limit)
+            [stretch, BRAKE_STRETCH * trail / lag_limit]
         };
         self.legs
             .iter()
             .zip(&self.spec.legs)
             .filter(|(leg, _)| leg.is_grounded())
-            .map(move |(leg, leg_spec)| {
-                (
-                    strain(&self.body, leg.foot, leg_spec),
-                    strain(next, leg.foot, leg_spec),
-                )
+            .flat_map(move |(leg, leg_spec)| {
+                let now = strain(&self.body, leg.foot, leg_spec);
+                let after = strain(next, leg.foot, leg_spec);
+                now.into_iter().zip(after)
             })
     }
 
