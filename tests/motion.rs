@@ -374,3 +374,63 @@ fn step_threshold_sets_the_stride_at_walking_speed() {
         "{short} {default} {long}"
     );
 }
+
+#[test]
+fn a_biped_has_double_support_and_sways_toward_its_stance_foot() {
+    let mut world = walking_world(built_in_creature("biped"), "flat");
+    // Let it reach its walking speed first.
+    for _ in 0..240 {
+        world.step();
+    }
+    let (mut double, mut single, mut toward, mut away) = (0, 0, 0, 0);
+    let mut swings_without_a_pause = 0;
+    let mut last_swinger: Option<usize> = None;
+    let mut paused = true;
+    for _ in 0..1200 {
+        world.step();
+        let creature = &world.creatures()[0];
+        let swinging: Vec<usize> = (0..2)
+            .filter(|&i| !creature.legs[i].is_grounded())
+            .collect();
+        match swinging.as_slice() {
+            [] => {
+                double += 1;
+                paused = true;
+            }
+            [leg] => {
+                single += 1;
+                if last_swinger != Some(*leg) || paused {
+                    if !paused {
+                        swings_without_a_pause += 1;
+                    }
+                    last_swinger = Some(*leg);
+                    paused = false;
+                }
+                // Late in the swing the body stands over the stance foot's
+                // side of its path (the sway spring lags early in it).
+                if let LegPhase::Swinging { progress, .. } = creature.legs[*leg].phase
+                    && progress > 0.6
+                {
+                    let stance = &creature.legs[1 - leg];
+                    let right = creature.body.right();
+                    let body_side = creature.body.position.dot(right);
+                    let foot_side = stance.foot.dot(right);
+                    let mid = 0.5 * (foot_side + creature.legs[*leg].foot.dot(right));
+                    if (body_side - mid) * (foot_side - mid) > 0.0 {
+                        toward += 1;
+                    } else {
+                        away += 1;
+                    }
+                }
+            }
+            _ => panic!("both feet in the air"),
+        }
+    }
+    assert_eq!(
+        swings_without_a_pause, 0,
+        "a swing began as the other ended"
+    );
+    let share = f64::from(double) / f64::from(double + single);
+    assert!((0.05..0.5).contains(&share), "double support {share:.3}");
+    assert!(toward > 4 * away, "toward {toward}, away {away}");
+}
