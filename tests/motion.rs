@@ -40,7 +40,7 @@ fn drive(creature: CreatureSpec, terrain: TerrainSpec, script: &str) -> Summary 
 
 /// Every figure of both kinds of limits, for every shipped creature on every
 /// shipped terrain, with `speed` scaled by `factor` in the creature file.
-fn every_pair_moves_naturally(factor: f32, known: &[(&str, &str, &str)]) {
+fn every_pair_moves_naturally(factor: f32) {
     let mut failures = Vec::new();
     for c in CREATURES {
         let text = scale_speed(c.text, factor);
@@ -48,12 +48,7 @@ fn every_pair_moves_naturally(factor: f32, known: &[(&str, &str, &str)]) {
         for t in TERRAINS {
             let s = drive(spec.clone(), terrain(t.name), QUALITY_DRIVE);
             for breach in quality_breaches(&s).into_iter().chain(motion_breaches(&s)) {
-                let excused = known.iter().any(|(creature, on, figure)| {
-                    *creature == c.name && *on == t.name && breach.starts_with(figure)
-                });
-                if !excused {
-                    failures.push(format!("{} ×{factor} on {}: {breach}", c.name, t.name));
-                }
+                failures.push(format!("{} ×{factor} on {}: {breach}", c.name, t.name));
             }
             // Walking at least half the commanded speed for the driven time.
             let wanted = 0.5 * f64::from(s.speed) * 57.0;
@@ -94,23 +89,12 @@ fn scale_speed(text: &str, factor: f32) -> String {
 
 #[test]
 fn shipped_creatures_move_naturally_on_shipped_terrains() {
-    every_pair_moves_naturally(1.0, &[]);
+    every_pair_moves_naturally(1.0);
 }
 
 #[test]
 fn shipped_creatures_move_naturally_at_triple_speed() {
-    // Known gap: just after a full-speed turn the octopod's outer feet lag
-    // far enough that two neighbours' legs pass within 1 cm for one step on
-    // flat ground, and on dunes the brake for a trailing foot stops the body
-    // hard once (21 m/s²). Listed so any other breach, or these anywhere
-    // else, still fails.
-    every_pair_moves_naturally(
-        3.0,
-        &[
-            ("octopod", "flat", "leg_crossings 1 "),
-            ("octopod", "dunes", "body_accel_max 21."),
-        ],
-    );
+    every_pair_moves_naturally(3.0);
 }
 
 /// One `spec` on the built-in terrain `terrain_name`, driven forward.
@@ -231,11 +215,14 @@ fn a_crawl_keeps_its_body_over_the_feet_that_stand() {
             "{t}: {s:?}"
         );
         assert!(quality_breaches(&s).is_empty(), "{t}: {s:?}");
-        assert_eq!(s.leg_crossings, 0, "{t}: {s:?}");
-        // A crawl stops to shift its body over its feet before each step, so
-        // it covers less ground than its speed: at least a third of it.
+        // Smooth too: the body once stopped a lean dead at the limit of a
+        // foot's reach (17 m/s² on rough).
+        assert!(motion_breaches(&s).is_empty(), "{t}: {s:?}");
+        // A crawl leans over the next step's feet while the foot before it
+        // swings, so it keeps most of its speed; it once stopped to lean
+        // before every step and covered only 37% of it.
         assert!(
-            s.displacement > f64::from(s.speed) * 57.0 / 3.0,
+            s.displacement > 0.55 * f64::from(s.speed) * 57.0,
             "{t}: {s:?}"
         );
     }
@@ -283,10 +270,19 @@ pole = [-0.5, 0.5, 0.0]
 fn an_odd_legged_creature_walks_and_stays_over_its_feet() {
     // Once, its body leaned back over the feet that would stay down as fast
     // as it walked forward, and it never moved (0.2 m in 60 s).
-    let spec = parse_creature("pentapod.toml", PENTAPOD).unwrap();
-    for t in ["flat", "hills", "rough"] {
-        let s = drive(spec.clone(), terrain(t), QUALITY_DRIVE);
+    // Faster, leaning ahead for its next step once threw its body forward
+    // when a lean toward its tail was released (55 m/s²).
+    let fast = PENTAPOD.replace("speed = 0.25", "speed = 0.7");
+    for (text, t) in [
+        (PENTAPOD, "flat"),
+        (PENTAPOD, "hills"),
+        (PENTAPOD, "rough"),
+        (&fast, "flat"),
+    ] {
+        let spec = parse_creature("pentapod.toml", text).unwrap();
+        let s = drive(spec, terrain(t), QUALITY_DRIVE);
         assert!(quality_breaches(&s).is_empty(), "{t}: {s:?}");
+        assert!(motion_breaches(&s).is_empty(), "{t}: {s:?}");
         assert!(s.unstable_fraction <= 0.01, "{t}: {s:?}");
         assert_eq!(s.leg_crossings + s.leg_body_intersections, 0, "{t}: {s:?}");
         assert!(
@@ -377,4 +373,64 @@ fn step_threshold_sets_the_stride_at_walking_speed() {
         short > default && default > long,
         "{short} {default} {long}"
     );
+}
+
+#[test]
+fn a_biped_has_double_support_and_sways_toward_its_stance_foot() {
+    let mut world = walking_world(built_in_creature("biped"), "flat");
+    // Let it reach its walking speed first.
+    for _ in 0..240 {
+        world.step();
+    }
+    let (mut double, mut single, mut toward, mut away) = (0, 0, 0, 0);
+    let mut swings_without_a_pause = 0;
+    let mut last_swinger: Option<usize> = None;
+    let mut paused = true;
+    for _ in 0..1200 {
+        world.step();
+        let creature = &world.creatures()[0];
+        let swinging: Vec<usize> = (0..2)
+            .filter(|&i| !creature.legs[i].is_grounded())
+            .collect();
+        match swinging.as_slice() {
+            [] => {
+                double += 1;
+                paused = true;
+            }
+            [leg] => {
+                single += 1;
+                if last_swinger != Some(*leg) || paused {
+                    if !paused {
+                        swings_without_a_pause += 1;
+                    }
+                    last_swinger = Some(*leg);
+                    paused = false;
+                }
+                // Late in the swing the body stands over the stance foot's
+                // side of its path (the sway spring lags early in it).
+                if let LegPhase::Swinging { progress, .. } = creature.legs[*leg].phase
+                    && progress > 0.6
+                {
+                    let stance = &creature.legs[1 - leg];
+                    let right = creature.body.right();
+                    let body_side = creature.body.position.dot(right);
+                    let foot_side = stance.foot.dot(right);
+                    let mid = 0.5 * (foot_side + creature.legs[*leg].foot.dot(right));
+                    if (body_side - mid) * (foot_side - mid) > 0.0 {
+                        toward += 1;
+                    } else {
+                        away += 1;
+                    }
+                }
+            }
+            _ => panic!("both feet in the air"),
+        }
+    }
+    assert_eq!(
+        swings_without_a_pause, 0,
+        "a swing began as the other ended"
+    );
+    let share = f64::from(double) / f64::from(double + single);
+    assert!((0.05..0.5).contains(&share), "double support {share:.3}");
+    assert!(toward > 4 * away, "toward {toward}, away {away}");
 }

@@ -8,9 +8,11 @@
 //! creature cannot outrun its legs, and it slows down rather than snapping to
 //! a halt when rough ground keeps its gait busy.
 
-use glam::Quat;
+use std::sync::Arc;
 
-use super::{Body, Creature};
+use glam::{Quat, Vec2, Vec3};
+
+use super::{Body, Creature, support_margin, support_plane};
 
 /// No planted foot is carried by the body's motion past this fraction of its
 /// leg's reach.
@@ -21,6 +23,9 @@ const BRAKE_STRETCH: f32 = 0.93;
 /// A planted foot may trail its rest point by at most this many
 /// `step_threshold`s before the body brakes for it.
 const LAG_STEPS: f32 = 2.0;
+/// The body's centre brakes before it comes nearer the edge of its planted
+/// feet's polygon than this fraction of the gait's stability margin.
+const SUPPORT_FLOOR: f32 = 0.5;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 
@@ -35,7 +40,8 @@ impl Creature {
                 0.0
             }
         };
-        let body_spec = &self.spec.body;
+        let spec = Arc::clone(&self.spec);
+        let body_spec = &spec.body;
         let mut speed_command = finite_or_zero(self.input.forward) * self.walk_speed;
         let mut turn_command = finite_or_zero(self.input.turn) * body_spec.turn_rate;
         // Walking and turning at once, the outer feet move faster than
@@ -47,7 +53,9 @@ impl Creature {
         }
         self.motion.speed_command = speed_command;
         self.motion.turn_command = turn_command;
-        let allowed = self.stride_allowance(speed_command, turn_command, dt);
+        let allowed = self
+            .stride_allowance(speed_command, turn_command, dt)
+            .min(self.support_allowance(speed_command, turn_command, dt));
         self.motion.speed = approach(
             self.motion.speed,
             speed_command * allowed,
@@ -83,7 +91,7 @@ impl Creature {
 
     /// How much of a sideways shift `delta` of the body keeps every planted
     /// foot within [`STOP_STRETCH`] (1 when all of it does).
-    pub(super) fn shift_room(&self, delta: glam::Vec3) -> f32 {
+    pub(super) fn shift_room(&self, delta: Vec3) -> f32 {
         self.stop_room(&Body {
             position: self.body.position + delta,
             ..self.body
@@ -103,31 +111,32 @@ impl Creature {
         scale
     }
 
-    /// For every planted foot: how strained it is now and after the body
-    /// makes the given motion, as a fraction of its leg's reach from the
-    /// hip, or, if more, of how far the foot may trail its rest point
-    /// ([`LAG_STEPS`] strides) scaled so that limit sits at
-    /// [`BRAKE_STRETCH`]. Trailing matters for a foot kept waiting by its
-    /// gait: it can pass under the hip, never stretched, into its
-    /// neighbour's path.
+    /// For every planted foot, two measures of strain, each now and after
+    /// the body makes the given motion: how far the foot is from its hip as
+    /// a fraction of the leg's reach, and how far it trails its rest point
+    /// against the most it may ([`LAG_STEPS`] strides), scaled so that limit
+    /// sits at [`BRAKE_STRETCH`]. Trailing matters for a foot kept waiting
+    /// by its gait: it can pass under the hip, never stretched, into its
+    /// neighbour's path. The two are kept apart because they grow at
+    /// different rates: extrapolating their maximum from whichever leads now
+    /// would brake too late when the faster one takes over.
     fn stretches<'a>(&'a self, next: &'a Body) -> impl Iterator<Item = (f32, f32)> + 'a {
         let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
         let up = self.body.up();
-        let strain = move |body: &Body, foot: glam::Vec3, leg: &super::LegSpec| {
+        let strain = move |body: &Body, foot: Vec3, leg: &super::LegSpec| {
             let stretch = foot.distance(body.to_world(leg.mount)) / leg.reach();
             let rest = body.to_world(leg.rest) - self.motion.sway;
             let trail = (foot - rest).reject_from_normalized(up).length();
-            stretch.max(BRAKE_STRETCH * trail / lag_limit)
+            [stretch, BRAKE_STRETCH * trail / lag_limit]
         };
         self.legs
             .iter()
             .zip(&self.spec.legs)
             .filter(|(leg, _)| leg.is_grounded())
-            .map(move |(leg, leg_spec)| {
-                (
-                    strain(&self.body, leg.foot, leg_spec),
-                    strain(next, leg.foot, leg_spec),
-                )
+            .flat_map(move |(leg, leg_spec)| {
+                let now = strain(&self.body, leg.foot, leg_spec);
+                let after = strain(next, leg.foot, leg_spec);
+                now.into_iter().zip(after)
             })
     }
 
@@ -139,16 +148,7 @@ impl Creature {
             return 1.0;
         }
         let next = self.moved(speed * dt, turn * dt);
-        // How fast (fraction of the command per second²) the body can shed
-        // this motion: the slower of its linear and angular braking.
-        let body_spec = &self.spec.body;
-        let mut braking = f32::INFINITY;
-        if speed != 0.0 {
-            braking = braking.min(BRAKING_FACTOR * body_spec.acceleration / speed.abs());
-        }
-        if turn != 0.0 {
-            braking = braking.min(BRAKING_FACTOR * body_spec.turn_acceleration / turn.abs());
-        }
+        let braking = self.braking_rate(speed, turn);
         let mut allowed = 1.0f32;
         for (now, after) in self.stretches(&next) {
             let per_step = after - now;
@@ -160,6 +160,77 @@ impl Creature {
             allowed = allowed.min((2.0 * braking * left).sqrt());
         }
         allowed
+    }
+
+    /// For gaits that keep three or more feet down: the fraction (0–1) of
+    /// the commanded motion the body may move at now and still brake to a
+    /// stop before its centre comes within [`SUPPORT_FLOOR`] of the gait's
+    /// stability margin of the edge of its planted feet's polygon. The gait leans the body
+    /// over its support before a foot lifts; this keeps the walk itself
+    /// from carrying the body off it while the foot is in the air.
+    fn support_allowance(&mut self, speed: f32, turn: f32, dt: f32) -> f32 {
+        if speed == 0.0 && turn == 0.0 {
+            return 1.0;
+        }
+        let next = self.moved(speed * dt, turn * dt);
+        let Some((now, after)) = self.support_margins(next.position - self.body.position) else {
+            return 1.0;
+        };
+        let per_step = now - after;
+        if per_step <= 0.0 {
+            return 1.0;
+        }
+        let floor = SUPPORT_FLOOR * self.spec.gait.stability_margin;
+        let left = (now - floor).max(0.0) / per_step * dt;
+        (2.0 * self.braking_rate(speed, turn) * left)
+            .sqrt()
+            .min(1.0)
+    }
+
+    /// Whether moving the body by `delta` keeps its centre over its planted
+    /// feet (see [`support_allowance`](Self::support_allowance)): true when
+    /// it ends at least [`SUPPORT_FLOOR`] of the stability margin inside
+    /// their polygon or moves away from its edge, and always for gaits that
+    /// do not stand statically.
+    pub(super) fn keeps_support(&mut self, delta: Vec3) -> bool {
+        let floor = SUPPORT_FLOOR * self.spec.gait.stability_margin;
+        self.support_margins(delta)
+            .is_none_or(|(now, after)| after >= floor || after >= now)
+    }
+
+    /// For gaits that keep three or more feet down, with three or more
+    /// planted: the body centre's margin inside their polygon now and after
+    /// moving by `delta` (metres, positive inside).
+    fn support_margins(&mut self, delta: Vec3) -> Option<(f32, f32)> {
+        if !self.spec.statically_stable() {
+            return None;
+        }
+        let up = self.body.up();
+        let planted = self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot);
+        let now = support_margin(
+            self.body.position,
+            up,
+            planted,
+            &mut self.hull,
+            &mut self.projected,
+        )?;
+        let (u, v) = support_plane(up);
+        Some((now, self.hull.margin(Vec2::new(delta.dot(u), delta.dot(v)))))
+    }
+
+    /// How fast (fraction of the commanded motion per second²) the body can
+    /// shed the motion `speed`, `turn`: the slower of its linear and angular
+    /// braking.
+    fn braking_rate(&self, speed: f32, turn: f32) -> f32 {
+        let body_spec = &self.spec.body;
+        let mut braking = f32::INFINITY;
+        if speed != 0.0 {
+            braking = braking.min(BRAKING_FACTOR * body_spec.acceleration / speed.abs());
+        }
+        if turn != 0.0 {
+            braking = braking.min(BRAKING_FACTOR * body_spec.turn_acceleration / turn.abs());
+        }
+        braking
     }
 
     /// How much of a step's motion keeps every planted foot within

@@ -38,7 +38,10 @@ impl Creature {
     /// motion (the rest of a swing), then the gait's `lead` seconds of the
     /// motion the driver asks for. Leading by the command, not the actual
     /// (possibly held back) motion, is what lets a leg that holds the body
-    /// back step out of the way.
+    /// back step out of the way. The foot never lands nearer the feet of
+    /// its neighbours along the body than their clearance: fast, or after a
+    /// turn, a foot led by the body would otherwise land past its
+    /// neighbour's trailing foot, and their legs would cross.
     pub(super) fn predicted_shift(&self, leg: usize, swing: f32) -> Vec3 {
         let up = self.body.up();
         let spec = &self.spec.legs[leg];
@@ -46,9 +49,41 @@ impl Creature {
         let offset = self.body.orientation * Vec3::new(spec.rest.x, 0.0, spec.rest.z);
         let angle = self.motion.yaw_rate * swing + self.motion.turn_command * lead;
         let turned = Quat::from_axis_angle(up, angle) * offset;
-        let travel =
-            self.body.velocity * swing + self.body.forward() * (self.motion.speed_command * lead);
-        travel + (turned - offset)
+        let forward = self.body.forward();
+        let travel = self.body.velocity * swing + forward * (self.motion.speed_command * lead);
+        let shift = travel + (turned - offset);
+        shift + forward * self.neighbour_correction(leg, shift, forward)
+    }
+
+    /// How far along `forward` to move leg `leg`'s foothold, its rest point
+    /// moved by `shift`, so it keeps its clearance from where its
+    /// neighbours' feet stand (or, in the air, will land).
+    fn neighbour_correction(&self, leg: usize, shift: Vec3, forward: Vec3) -> f32 {
+        let neighbours = self.neighbours[leg];
+        if neighbours.ahead.is_none() && neighbours.behind.is_none() {
+            return 0.0;
+        }
+        let along = |point: Vec3| (point - self.body.position).dot(forward);
+        let foot_of = |i: usize| match self.legs[i].phase {
+            LegPhase::Grounded => self.legs[i].foot,
+            LegPhase::Swinging { to, .. } => to,
+        };
+        let target = along(self.body.to_world(self.spec.legs[leg].rest) + shift);
+        let highest = neighbours.ahead.map_or(f32::INFINITY, |(i, clearance)| {
+            along(foot_of(i)) - clearance
+        });
+        let lowest = neighbours
+            .behind
+            .map_or(f32::NEG_INFINITY, |(i, clearance)| {
+                along(foot_of(i)) + clearance
+            });
+        let allowed = if lowest <= highest {
+            target.clamp(lowest, highest)
+        } else {
+            // Squeezed between two neighbours: split the difference.
+            0.5 * (lowest + highest)
+        };
+        allowed - target
     }
 
     /// The foothold for leg `leg` with its rest point moved by `ahead`,

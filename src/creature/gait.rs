@@ -22,6 +22,7 @@ use super::spec::FOOT_SPEED_LIMIT;
 use super::spec::{GaitOrder, SLOW_DOWN_STRETCH};
 use super::stability::{support_margin, support_plane};
 use super::swing::{needed_lift, peak_swing_speed};
+use crate::geometry::ConvexHull;
 use crate::terrain::Ground;
 
 /// A leg steps at once, whatever its distance to the desired foothold, when
@@ -357,7 +358,9 @@ impl Creature {
 
     /// For gaits that keep 3+ feet down: where the body should lean to stand
     /// over the feet that stay down during the next step (or the current
-    /// one, while a group is in the air). Sets the posture's sway target.
+    /// one, while a group is in the air, already leaning toward the feet
+    /// that will stand for the step after it). Sets the posture's sway
+    /// target.
     fn plan_stability_shift(&mut self, duration: f32) {
         if !self.spec.statically_stable() {
             self.motion.sway_target = self.natural_sway();
@@ -367,17 +370,55 @@ impl Creature {
         // while one is in the air): leaning ahead of time would pull the
         // body back against its own walk, and the feet would never fall far
         // enough behind to step.
-        let due =
-            self.lifted.iter().any(|l| *l) || self.candidates.iter().any(|c| c.urgency >= 1.0);
+        let in_air = self.lifted.iter().any(|l| *l);
+        let due = in_air || self.candidates.iter().any(|c| c.urgency >= 1.0);
         if !due {
             self.motion.sway_target = Vec3::ZERO;
             return;
         }
         self.plan_next_lift();
         let up = self.body.up();
+        let (u, v) = support_plane(up);
         // Measured from where the body would be without any shift.
         let centre = self.body.position - self.motion.sway;
         let later = self.body.velocity * duration;
+        let points = [Vec2::ZERO, Vec2::new(later.dot(u), later.dot(v))];
+        let middle = (points[0] + points[1]) * 0.5;
+        // Lean a little more than the gate asks, so the step need not wait
+        // for the last millimetre.
+        let wanted = 1.5 * self.spec.gait.stability_margin;
+        let margin_at = |hull: &ConvexHull, shift: Vec2| {
+            points
+                .iter()
+                .map(|p| hull.margin(*p + shift))
+                .fold(f32::INFINITY, f32::min)
+        };
+
+        // Only one foot at a time (a crawl): every step stands on a new
+        // triangle, and leaning for it only once the foot before has landed
+        // halved the crawl's speed. With larger groups, leaning ahead swung
+        // the body far back and forth (a five-legged walk leaned 0.2 m toward
+        // its tail and was thrown forward when the lean was released).
+        let one_at_a_time = self.spec.gait.max_lifted == 1;
+        if in_air
+            && one_at_a_time
+            && let Some(needed) = self.next_support_lean(centre, up, middle, wanted, &margin_at)
+        {
+            // Lean toward the next step's support, as far as it needs and
+            // the feet down now allow, so that step need not wait for the
+            // lean (unless the body must first lean over the feet down now).
+            let staying = self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot);
+            if support_margin(centre, up, staying, &mut self.hull, &mut self.projected).is_some()
+                && margin_at(&self.hull, Vec2::ZERO) >= wanted
+            {
+                let hull = &self.hull;
+                let t = bisect(|t| margin_at(hull, needed * t) >= wanted, false);
+                let shift = needed * t;
+                self.motion.sway_target = u * shift.x + v * shift.y;
+                return;
+            }
+        }
+
         let staying = self
             .legs
             .iter()
@@ -388,43 +429,121 @@ impl Creature {
             self.motion.sway_target = Vec3::ZERO;
             return;
         }
-        let (u, v) = support_plane(up);
-        let points = [Vec2::ZERO, Vec2::new(later.dot(u), later.dot(v))];
         let corners = self.hull.corners();
-        let middle = (points[0] + points[1]) * 0.5;
         let centroid = corners.iter().copied().sum::<Vec2>() / corners.len().max(1) as f32;
-        // Lean a little more than the gate asks, so the step need not wait
-        // for the last millimetre.
-        let wanted = 1.5 * self.spec.gait.stability_margin;
-        let enough = |t: f32| {
-            let shift = (centroid - middle) * t;
-            points
-                .iter()
-                .all(|p| self.hull.margin(*p + shift) >= wanted)
-        };
-        let t = if enough(0.0) {
-            0.0
-        } else if !enough(1.0) {
-            1.0
-        } else {
-            let (mut lo, mut hi) = (0.0f32, 1.0f32);
-            for _ in 0..12 {
-                let mid = 0.5 * (lo + hi);
-                if enough(mid) {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
-            hi
-        };
+        let hull = &self.hull;
+        let t = bisect(|t| margin_at(hull, (centroid - middle) * t) >= wanted, true);
         let shift = (centroid - middle) * t;
         self.motion.sway_target = u * shift.x + v * shift.y;
     }
+
+    /// While a group is in the air: the least lean (support-plane
+    /// coordinates, toward their centre) that stands the body's path over
+    /// the feet that will stand during the step after it (the swinging feet
+    /// where they land, without the legs expected to lift next), if it needs
+    /// one. `middle` is the middle of the body's path over the step.
+    fn next_support_lean(
+        &mut self,
+        centre: Vec3,
+        up: Vec3,
+        middle: Vec2,
+        wanted: f32,
+        margin_at: &impl Fn(&ConvexHull, Vec2) -> f32,
+    ) -> Option<Vec2> {
+        self.plan_upcoming_lift();
+        if self.next_legs.is_empty() {
+            return None;
+        }
+        let next_legs = &self.next_legs;
+        let standing = self
+            .legs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !next_legs.contains(i))
+            .map(|(_, leg)| match leg.phase {
+                LegPhase::Grounded => leg.foot,
+                LegPhase::Swinging { to, .. } => to,
+            });
+        support_margin(centre, up, standing, &mut self.hull, &mut self.projected)?;
+        let hull = &self.hull;
+        if margin_at(hull, Vec2::ZERO) >= wanted {
+            return None;
+        }
+        let corners = hull.corners();
+        let toward = corners.iter().copied().sum::<Vec2>() / corners.len().max(1) as f32 - middle;
+        Some(toward * bisect(|t| margin_at(hull, toward * t) >= wanted, true))
+    }
+
+    /// While a group is in the air: the grounded legs expected to lift once
+    /// it lands (the next group in listed order; the group of the most
+    /// urgent grounded candidate otherwise), into `next_legs`.
+    fn plan_upcoming_lift(&mut self) {
+        self.next_legs.clear();
+        let group = match self.spec.gait.order {
+            GaitOrder::Listed => Some(self.next_group),
+            GaitOrder::Urgency => self
+                .candidates
+                .iter()
+                .max_by(|a, b| a.urgency.total_cmp(&b.urgency).then(b.leg.cmp(&a.leg)))
+                .map(|c| self.group_of[c.leg]),
+        };
+        let Some(members) = group.and_then(|g| self.spec.gait.groups.get(g)) else {
+            return;
+        };
+        let max = self.spec.gait.max_lifted;
+        self.next_legs.extend(
+            members
+                .iter()
+                .copied()
+                .filter(|&i| self.legs[i].is_grounded())
+                .take(max),
+        );
+    }
+}
+
+/// The boundary in [0, 1] of a predicate that flips once along it: with
+/// `rising`, the least t where `holds` is true (0 if it holds at 0, 1 if not
+/// even at 1); otherwise the greatest t where it is still true (1 if it holds
+/// at 1, 0 if not even at 0).
+fn bisect(holds: impl Fn(f32) -> bool, rising: bool) -> f32 {
+    let (start, end) = if rising { (0.0, 1.0) } else { (1.0, 0.0) };
+    if holds(start) {
+        return start;
+    }
+    if !holds(end) {
+        return end;
+    }
+    // Invariant: `holds` is false at `lo` and true at `hi`.
+    let (mut lo, mut hi) = (start, end);
+    for _ in 0..12 {
+        let mid = 0.5 * (lo + hi);
+        if holds(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 #[cfg(test)]
 mod tests {
+    use super::bisect;
+
+    #[test]
+    fn bisect_finds_where_a_predicate_flips() {
+        // Least t where it holds.
+        let least = bisect(|t| t >= 0.3, true);
+        assert!((0.3..0.3 + 1e-3).contains(&least), "{least}");
+        assert_eq!(bisect(|_| true, true), 0.0);
+        assert_eq!(bisect(|_| false, true), 1.0);
+        // Greatest t where it still holds.
+        let greatest = bisect(|t| t <= 0.6, false);
+        assert!((0.6 - 1e-3..=0.6).contains(&greatest), "{greatest}");
+        assert_eq!(bisect(|_| true, false), 1.0);
+        assert_eq!(bisect(|_| false, false), 0.0);
+    }
+
     use super::*;
 
     /// Spider: legs 0 FL, 1 FR, 2 BL, 3 BR; diagonals {FL, BR} and {FR, BL}.

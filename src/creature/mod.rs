@@ -21,7 +21,7 @@ pub use posture::BodyMotion;
 pub use spec::{
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOT_SPEED_LIMIT, FOOTHOLD_STRETCH, GaitOrder,
     GaitSpec, LegSpec, OrientationSource, SLOW_DOWN_STRETCH, SWING_PEAK_FACTOR, SWING_SHARE,
-    SolverSpec,
+    SideNeighbours, SolverSpec,
 };
 pub use stability::{support_margin, support_plane};
 pub use state::{Creature, DriveInput, StepEvents};

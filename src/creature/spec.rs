@@ -28,6 +28,21 @@ pub const FOOT_SPEED_LIMIT: f32 = 4.5;
 /// feet on one side, so their feet never pass each other.
 pub const CROSSING_SHARE: f32 = 0.7;
 
+/// Neighbouring rest points closer than this along the body (metres) are
+/// side by side, not one behind the other.
+const MIN_NEIGHBOUR_GAP: f32 = 1e-3;
+
+/// A leg's neighbours on its side of the body: the leg in front of it and
+/// the leg behind it, each with the least distance along the body that must
+/// separate their feet (see [`CreatureSpec::side_neighbours`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SideNeighbours {
+    /// Toward the head: leg index and clearance (metres).
+    pub ahead: Option<(usize, f32)>,
+    /// Toward the tail: leg index and clearance (metres).
+    pub behind: Option<(usize, f32)>,
+}
+
 /// The speeds that bound a gait: strokes over stance, swinging feet's
 /// speed, and (with neighbouring feet on a side) their spacing.
 struct SpeedBounds<'a> {
@@ -302,25 +317,54 @@ impl CreatureSpec {
         self.body.speed.min(self.speed_cap())
     }
 
+    /// The legs of each side (left, right; a leg on the centre line is on
+    /// neither) as indices, back to front by their rest points.
+    fn sides(&self) -> [Vec<usize>; 2] {
+        [-1.0f32, 1.0].map(|side| {
+            let mut on_side: Vec<usize> = (0..self.legs.len())
+                .filter(|&i| self.legs[i].rest.z * side > 1e-6)
+                .collect();
+            on_side.sort_by(|&a, &b| self.legs[a].rest.x.total_cmp(&self.legs[b].rest.x));
+            on_side
+        })
+    }
+
     /// The two closest neighbouring feet along the body on one side (front
     /// leg first) and the gap between their rest points along the body.
     fn neighbour_gap(&self) -> Option<(&LegSpec, &LegSpec, f32)> {
         let mut closest: Option<(&LegSpec, &LegSpec, f32)> = None;
-        for side in [-1.0f32, 1.0] {
-            let mut on_side: Vec<&LegSpec> = self
-                .legs
-                .iter()
-                .filter(|l| l.rest.z * side > 1e-6)
-                .collect();
-            on_side.sort_by(|a, b| a.rest.x.total_cmp(&b.rest.x));
+        for on_side in self.sides() {
             for pair in on_side.windows(2) {
-                let gap = pair[1].rest.x - pair[0].rest.x;
+                let (back, front) = (&self.legs[pair[0]], &self.legs[pair[1]]);
+                let gap = front.rest.x - back.rest.x;
                 if closest.is_none_or(|(_, _, g)| gap < g) {
-                    closest = Some((pair[1], pair[0], gap));
+                    closest = Some((front, back, gap));
                 }
             }
         }
         closest
+    }
+
+    /// Per leg, its neighbours along the body on its side and how far
+    /// apart (along the body) its foot must stay from theirs: the share of
+    /// the gap between rest points that a stride may not use
+    /// (1 − [`CROSSING_SHARE`]), so neighbouring feet never pass each other.
+    pub fn side_neighbours(&self) -> Vec<SideNeighbours> {
+        let mut neighbours = vec![SideNeighbours::default(); self.legs.len()];
+        for on_side in self.sides() {
+            for pair in on_side.windows(2) {
+                let gap = self.legs[pair[1]].rest.x - self.legs[pair[0]].rest.x;
+                // Feet side by side across the body (an inner and an outer
+                // row) do not pass each other along it.
+                if gap < MIN_NEIGHBOUR_GAP {
+                    continue;
+                }
+                let clearance = (1.0 - CROSSING_SHARE) * gap;
+                neighbours[pair[0]].ahead = Some((pair[1], clearance));
+                neighbours[pair[1]].behind = Some((pair[0], clearance));
+            }
+        }
+        neighbours
     }
 
     /// Two legs on the same side whose feet may cross even at a slow walk,
@@ -345,5 +389,73 @@ impl CreatureSpec {
     /// The longest leg reach (used to size rays and placement spacing).
     pub fn max_reach(&self) -> f32 {
         self.legs.iter().map(LegSpec::reach).fold(0.0, f32::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CROSSING_SHARE, CreatureSpec};
+    use crate::config::{CREATURES, parse_creature};
+
+    fn shipped(name: &str) -> CreatureSpec {
+        let file = CREATURES.iter().find(|c| c.name == name).unwrap();
+        parse_creature(file.name, file.text).unwrap()
+    }
+
+    fn index(spec: &CreatureSpec, name: &str) -> usize {
+        spec.legs.iter().position(|l| l.name == name).unwrap()
+    }
+
+    #[test]
+    fn side_neighbours_pair_each_leg_with_the_legs_beside_it_on_its_side() {
+        let spec = shipped("octopod");
+        let neighbours = spec.side_neighbours();
+        let (l1, l2, l4) = (
+            index(&spec, "left_1"),
+            index(&spec, "left_2"),
+            index(&spec, "left_4"),
+        );
+        let gap = spec.legs[l1].rest.x - spec.legs[l2].rest.x;
+        let clearance = (1.0 - CROSSING_SHARE) * gap;
+        // The front leg has nobody ahead; the one behind it is left_2.
+        assert_eq!(neighbours[l1].ahead, None);
+        assert_eq!(neighbours[l1].behind.map(|(i, _)| i), Some(l2));
+        assert!((neighbours[l1].behind.unwrap().1 - clearance).abs() < 1e-6);
+        assert_eq!(neighbours[l2].ahead.map(|(i, _)| i), Some(l1));
+        assert_eq!(neighbours[l4].behind, None);
+        // Never a leg of the other side.
+        for (i, n) in neighbours.iter().enumerate() {
+            for (j, _) in n.ahead.into_iter().chain(n.behind) {
+                assert_eq!(
+                    spec.legs[i].rest.z.signum(),
+                    spec.legs[j].rest.z.signum(),
+                    "{} paired with {}",
+                    spec.legs[i].name,
+                    spec.legs[j].name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_biped_has_no_side_neighbours() {
+        let spec = shipped("biped");
+        assert!(
+            spec.side_neighbours()
+                .iter()
+                .all(|n| n.ahead.is_none() && n.behind.is_none())
+        );
+    }
+
+    #[test]
+    fn feet_side_by_side_across_the_body_are_not_neighbours() {
+        let mut spec = shipped("octopod");
+        // Move left_2's rest point level with left_1's: an inner and an
+        // outer foot, which cannot pass each other along the body.
+        let (l1, l2) = (index(&spec, "left_1"), index(&spec, "left_2"));
+        spec.legs[l2].rest.x = spec.legs[l1].rest.x;
+        let neighbours = spec.side_neighbours();
+        assert!(neighbours[l1].behind.is_none_or(|(i, _)| i != l2));
+        assert!(neighbours[l2].ahead.is_none_or(|(i, _)| i != l1));
     }
 }

@@ -80,6 +80,9 @@ pub struct Creature {
     /// The spec's rest radius (how much turning adds to a foot's speed),
     /// computed once.
     pub(super) rest_radius: f32,
+    /// Per leg, its neighbours along its side of the body (the spec's,
+    /// computed once).
+    pub(super) neighbours: Box<[super::SideNeighbours]>,
     /// The body's rates and the springs' state (see `posture.rs`).
     pub(super) motion: BodyMotion,
     /// The group whose turn is next when groups step in listed order.
@@ -158,6 +161,7 @@ impl Creature {
             walk_speed: spec.walk_speed(),
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
+            neighbours: spec.side_neighbours().into_boxed_slice(),
             motion: BodyMotion::default(),
             next_group: 0,
             next_legs: Vec::with_capacity(spec.legs.len()),
