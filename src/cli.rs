@@ -63,28 +63,47 @@ enum Commands {
     Lab(LabArgs),
 }
 
-/// `skitter lab EXPERIMENT [--seed N] [--json]`.
+/// `skitter lab EXPERIMENT [--seed N] [--cases N] [--repeats N] [--json]`,
+/// or `skitter lab [track|reach|baked] --tui`.
 #[derive(Debug, Args)]
+#[command(
+    subcommand_required = false,
+    after_help = "The lab screen (--tui) shows `track` (the default) or `reach` live, and \
+                  `baked` opens the viewer on the baked spider; `solvers` and `constraints` are \
+                  tables only."
+)]
 struct LabArgs {
     #[command(subcommand)]
-    experiment: LabExperiment,
-    /// Seed for every random choice (targets, start poses, buttons).
-    #[arg(long, default_value_t = 1, global = true)]
-    seed: u64,
+    experiment: Option<LabExperiment>,
+    /// Open the lab screen: the chain tracking its target or the arm
+    /// pressing buttons, the solver switchable live, iterations and error
+    /// charted. Needs an interactive terminal.
+    #[arg(long, global = true)]
+    tui: bool,
+    /// With --tui: the solver to start with (any the rig can use; i cycles).
+    #[arg(long, short = 's', global = true)]
+    solver: Option<SolverKind>,
+    /// Seed for every random choice: targets and start poses (solvers,
+    /// constraints, track), buttons (reach), where each walk starts and
+    /// heads (baked). Default 1.
+    #[arg(long, global = true)]
+    seed: Option<u64>,
     /// Print a JSON array of row objects instead of a Markdown table.
     #[arg(long, global = true)]
     json: bool,
-    /// Cases per set (targets, tracking steps, buttons); the experiment's
-    /// default when omitted. Not used by `baked`.
+    /// How many cases: targets per set (solvers, constraints, default 200),
+    /// tracking steps (track, 1000), walks per terrain (baked, 3), seeded
+    /// buttons (reach, 12).
     #[arg(long, global = true)]
     cases: Option<usize>,
-    /// Times each timed solve or walk is repeated (the median is kept), 1–1000.
-    #[arg(long, default_value_t = 5, global = true)]
-    repeats: usize,
+    /// Times each timed solve or walk is repeated (the median is kept),
+    /// 1–1000; default 5.
+    #[arg(long, global = true)]
+    repeats: Option<usize>,
 }
 
 /// The experiments.
-#[derive(Debug, Clone, Copy, Subcommand)]
+#[derive(Debug, Clone, Subcommand)]
 enum LabExperiment {
     /// FABRIK report Tables 4.1–4.3: every solver on the report's 10-bone
     /// chain, reachable and unreachable targets.
@@ -96,7 +115,27 @@ enum LabExperiment {
     /// Spider thesis §5: a baked walk cycle against the IK spider on every terrain.
     Baked,
     /// Spider thesis §4.3: an arm with a constrained elbow presses buttons on a wall.
-    Reach,
+    Reach {
+        /// Button file (TOML): `[[buttons]]` tables, each with `y` (up) and
+        /// `z` (right) in metres on the wall 0.45 m in front of the
+        /// shoulder, pressed in order. Replaces the seeded buttons, so it
+        /// goes with neither --seed nor --cases.
+        #[arg(long, value_name = "FILE")]
+        buttons: Option<String>,
+    },
+}
+
+impl LabExperiment {
+    /// The experiment's name on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            LabExperiment::Solvers => "solvers",
+            LabExperiment::Constraints => "constraints",
+            LabExperiment::Track => "track",
+            LabExperiment::Baked => "baked",
+            LabExperiment::Reach { .. } => "reach",
+        }
+    }
 }
 
 /// What to simulate.
@@ -127,6 +166,17 @@ pub struct DriveArgs {
     drive: Option<String>,
 }
 
+impl SceneArgs {
+    /// The scene with no arguments: the spider on the hills, its own solver.
+    pub fn default_scene() -> SceneArgs {
+        SceneArgs {
+            creature: "spider".into(),
+            terrain: "hills".into(),
+            solver: None,
+        }
+    }
+}
+
 impl DriveArgs {
     /// The script asked for, parsed, if any.
     pub fn load(&self) -> Result<Option<Script>, Failure> {
@@ -145,6 +195,12 @@ pub struct RunArgs {
     scene: SceneArgs,
     #[command(flatten)]
     drive: DriveArgs,
+    /// Show the baked spider: one walk cycle of the creature recorded on
+    /// flat ground and played back with no rays and no IK, so its feet
+    /// float over uneven ground (p toggles it and the IK creature). Not
+    /// with a drive script, which drives the IK creature.
+    #[arg(long, conflicts_with_all = ["script", "drive"])]
+    baked: bool,
 }
 
 #[derive(Debug, Args)]
@@ -204,18 +260,11 @@ impl Cli {
 
     fn dispatch(self) -> Result<(), Failure> {
         match self.command {
-            None => crate::viewer::run(
-                &SceneArgs {
-                    creature: "spider".into(),
-                    terrain: "hills".into(),
-                    solver: None,
-                },
-                None,
-            ),
+            None => crate::viewer::run(&SceneArgs::default_scene(), None, false),
             Some(Commands::Run(args)) => args
                 .drive
                 .load()
-                .and_then(|script| crate::viewer::run(&args.scene, script)),
+                .and_then(|script| crate::viewer::run(&args.scene, script, args.baked)),
             Some(Commands::Headless(args)) => run_headless(args),
             Some(Commands::Check { files }) => check(&files),
             Some(Commands::List) => list(),
@@ -309,24 +358,103 @@ impl From<lab::LabError> for Failure {
 }
 
 fn run_lab(args: &LabArgs) -> Result<(), Failure> {
+    if args.tui {
+        return open_lab_screen(args);
+    }
+    if args.solver.is_some() {
+        return Err(Failure::BadInput(
+            "--solver goes with --tui (the lab screen's first solver); the experiments run every \
+             solver"
+                .into(),
+        ));
+    }
+    let Some(experiment) = &args.experiment else {
+        return Err(Failure::BadInput(
+            "name an experiment (solvers, constraints, track, baked, reach), or --tui for the lab \
+             screen; see `skitter lab --help`"
+                .into(),
+        ));
+    };
     let options = lab::Options {
         seed: args.seed,
         cases: args.cases,
-        repeats: args.repeats,
+        repeats: args.repeats.unwrap_or(lab::Options::default().repeats),
     };
     fn render<R: lab::Row>(table: &lab::Table<R>, json: bool) -> String {
         if json { table.json() } else { table.markdown() }
     }
-    let text = match args.experiment {
+    let text = match experiment {
         LabExperiment::Solvers => render(&lab::solvers::run(&options)?, args.json),
         LabExperiment::Constraints => render(&lab::constraints::run(&options)?, args.json),
         LabExperiment::Track => render(&lab::track::run(&options)?, args.json),
         LabExperiment::Baked => render(&lab::baked::run(&options)?, args.json),
-        LabExperiment::Reach => render(&lab::reach::run(&options)?, args.json),
+        LabExperiment::Reach { buttons } => {
+            let given = buttons.as_deref().map(load_buttons).transpose()?;
+            render(&lab::reach::run(&options, given.as_deref())?, args.json)
+        }
     };
     let mut out = Out::new();
     out.line(text.trim_end())?;
     out.finish()
+}
+
+/// The buttons of a `--buttons` file, as points on the lab's wall.
+fn load_buttons(path: &str) -> Result<Vec<glam::Vec3>, Failure> {
+    Ok(lab::reach::buttons_on_wall(&config::load_buttons(path)?))
+}
+
+/// `skitter lab [track|reach|baked] --tui`: the lab screen, or for `baked`
+/// the viewer on the baked spider. Flags that only size or print tables are
+/// refused, each with the reason.
+fn open_lab_screen(args: &LabArgs) -> Result<(), Failure> {
+    let refuse =
+        |flag: &str, why: &str| Failure::BadInput(format!("{flag} does not go with --tui: {why}"));
+    if args.json {
+        return Err(refuse("--json", "the lab screen draws, it prints no rows"));
+    }
+    if args.cases.is_some() {
+        return Err(refuse(
+            "--cases",
+            "the lab screen runs until you quit (the arm presses its 12 seeded buttons, or a \
+             --buttons file's, lap after lap)",
+        ));
+    }
+    if args.repeats.is_some() {
+        return Err(refuse("--repeats", "the lab screen times nothing"));
+    }
+    let seed = args.seed.unwrap_or(lab::DEFAULT_SEED);
+    let (rig, buttons) = match &args.experiment {
+        None | Some(LabExperiment::Track) => (lab::live::Rig::Chain, None),
+        Some(LabExperiment::Reach { buttons }) => {
+            if buttons.is_some() && args.seed.is_some() {
+                return Err(Failure::BadInput(
+                    "--seed does not go with --buttons: the seed only places seeded buttons, and \
+                     the file places them"
+                        .into(),
+                ));
+            }
+            let given = buttons.as_deref().map(load_buttons).transpose()?;
+            (lab::live::Rig::Arm, given)
+        }
+        Some(LabExperiment::Baked) => {
+            if args.seed.is_some() || args.solver.is_some() {
+                return Err(Failure::BadInput(
+                    "`lab baked --tui` opens the viewer on the baked spider, which has no seed \
+                     and no solver; use `skitter run --baked --terrain NAME` to choose the ground"
+                        .into(),
+                ));
+            }
+            return crate::viewer::run(&SceneArgs::default_scene(), None, true);
+        }
+        Some(other @ (LabExperiment::Solvers | LabExperiment::Constraints)) => {
+            return Err(Failure::BadInput(format!(
+                "`lab {}` is a table; the lab screen (--tui) shows `track` and `reach` live, and \
+                 `baked` in the viewer",
+                other.name()
+            )));
+        }
+    };
+    crate::viewer::run_lab(rig, args.solver, seed, buttons)
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {

@@ -1,15 +1,54 @@
-//! Opens the interactive viewer for the scene named on the command line.
+//! Opens the interactive screens: the viewer for the scene named on the
+//! command line, and the lab screen.
 
 use std::io::IsTerminal;
 
+use glam::Vec3;
 use skitter::config::Script;
-use skitter::tui::{self, App, Sources};
+use skitter::ik::SolverKind;
+use skitter::lab::live::{LabScene, Rig};
+use skitter::tui::{self, App, LabApp, Sources};
 
 use crate::cli::{Failure, SceneArgs};
 
+/// Refuses to start a screen without an interactive terminal.
+fn need_terminal(instead: &str) -> Result<(), Failure> {
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(Failure::Other(format!(
+            "the screen needs an interactive terminal; {instead}"
+        )))
+    }
+}
+
+/// Opens the lab screen on `rig`, starting with `solver` (or FABRIK).
+pub fn run_lab(
+    rig: Rig,
+    solver: Option<SolverKind>,
+    seed: u64,
+    buttons: Option<Vec<Vec3>>,
+) -> Result<(), Failure> {
+    let kind = solver.unwrap_or(SolverKind::Fabrik);
+    let scene = LabScene::new(rig, kind, seed, buttons)
+        .map_err(|e| Failure::Other(format!("cannot set the lab up: {e}")))?;
+    if scene.solver() != kind {
+        return Err(Failure::BadInput(format!(
+            "--solver {kind} cannot pose the {}; choose fabrik, gradient, ccd, \
+             jacobian-transpose or dls",
+            rig.name()
+        )));
+    }
+    need_terminal(
+        "for the experiments' tables use `skitter lab EXPERIMENT` (see `skitter lab --help`)",
+    )?;
+    tui::run_lab(LabApp::new(scene)).map_err(|e| Failure::Other(format!("terminal error: {e}")))
+}
+
 /// Loads the scene (bad files fail here, before the terminal is touched) and
-/// runs the viewer, playing `script` if one is given.
-pub fn run(scene: &SceneArgs, script: Option<Script>) -> Result<(), Failure> {
+/// runs the viewer, playing `script` if one is given, on the baked spider
+/// if `baked`.
+pub fn run(scene: &SceneArgs, script: Option<Script>, baked: bool) -> Result<(), Failure> {
     let sources = Sources {
         creature: scene.creature.clone(),
         terrain: scene.terrain.clone(),
@@ -24,12 +63,10 @@ pub fn run(scene: &SceneArgs, script: Option<Script>) -> Result<(), Failure> {
         }
         app.play(script);
     }
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        return Err(Failure::Other(
-            "the viewer needs an interactive terminal; for scripts and pipes use `skitter headless` \
-             (see `skitter headless --help`)"
-                .into(),
-        ));
+    if baked {
+        app.show_baked()
+            .map_err(|e| Failure::Other(format!("cannot record the baked spider's clip: {e}")))?;
     }
+    need_terminal("for scripts and pipes use `skitter headless` (see `skitter headless --help`)")?;
     tui::run(app).map_err(|e| Failure::Other(format!("terminal error: {e}")))
 }

@@ -10,7 +10,7 @@ use skitter::lab::{self, Options, Row, Table};
 
 fn options(cases: usize) -> Options {
     Options {
-        seed: 3,
+        seed: Some(3),
         cases: Some(cases),
         repeats: 1,
     }
@@ -203,6 +203,10 @@ fn baked_spider_floats_on_hills_and_the_ik_spider_does_not() {
         ],
     );
     assert_eq!(rows.len(), 2 * skitter::config::TERRAINS.len());
+    assert!(
+        rows.iter().all(|r| num(r, "walks") == 1.0),
+        "--cases sets the walks"
+    );
     let hills_baked = find(
         &rows,
         &[("terrain", "hills".into()), ("mode", "baked".into())],
@@ -247,15 +251,24 @@ fn recorded_clip_is_one_cycle_with_every_leg_planted_some_time() {
 
 #[test]
 fn the_arm_presses_buttons_without_breaking_its_elbow() {
-    let table = lab::reach::run(&options(6)).unwrap();
+    let table = lab::reach::run(&options(6), None).unwrap();
     let rows = rows(
         &table,
-        &["solver", "buttons", "hit", "time_mean", "joint_jump_max"],
+        &[
+            "solver",
+            "buttons",
+            "reachable",
+            "hit",
+            "time_mean",
+            "joint_jump_max",
+        ],
     );
     assert_eq!(rows.len(), 5, "every solver but two-bone");
     for row in &rows {
         assert_eq!(num(row, "buttons"), 6.0);
-        assert!(num(row, "hit") <= 6.0);
+        // Seeded buttons lie within 90% of the reach and the limits allow them.
+        assert_eq!(num(row, "reachable"), 6.0, "{row}");
+        assert!(num(row, "hit") <= num(row, "reachable"));
         // Joint limits hold in every frame for every solver.
         assert!(num(row, "limit_violation_max") <= 0.01, "{row}");
         if num(row, "hit") > 0.0 {
@@ -264,8 +277,50 @@ fn the_arm_presses_buttons_without_breaking_its_elbow() {
             assert!((0.3..=0.5).contains(&time), "{row}");
         }
     }
-    let ccd = find(&rows, &[("solver", "ccd".into())]);
-    assert_eq!(num(ccd, "hit"), 6.0, "{ccd}");
+    for solver in ["fabrik", "ccd", "dls"] {
+        let row = find(&rows, &[("solver", solver.into())]);
+        assert_eq!(num(row, "hit"), 6.0, "{row}");
+    }
+}
+
+#[test]
+fn constrained_fabrik_presses_every_reachable_button() {
+    // The default run (seed 1, 12 buttons) and a longer one: before FABRIK
+    // placed the hinged elbow with both its bones in view it pressed 6 of
+    // the 12 and 17 of these 40, crawling a few millimetres a frame.
+    for (seed, count) in [(1, 12), (5, 40)] {
+        let arm = lab::reach::arm().unwrap();
+        let buttons = lab::reach::buttons(seed, count, arm.reach());
+        let row = lab::reach::press(SolverKind::Fabrik, &arm, &buttons);
+        assert_eq!(row.hit, count, "seed {seed}: {row:?}");
+        assert!(row.limit_violation_max <= 0.01, "{row:?}");
+    }
+}
+
+#[test]
+fn a_presser_runs_frame_by_frame_and_ends_after_the_last_button() {
+    let arm = lab::reach::arm().unwrap();
+    let buttons = lab::reach::buttons(2, 2, arm.reach());
+    let mut presser = lab::reach::Presser::new(SolverKind::Ccd, &arm, buttons.clone());
+    let frames: Vec<_> = std::iter::from_fn(|| presser.step()).collect();
+    // Two presses of 0.5 s out and 0.5 s back at 60 frames a second.
+    assert_eq!(frames.len(), 2 * 60);
+    assert!(presser.finished());
+    assert_eq!(frames[29].target, buttons[0], "out in 30 frames");
+    assert_eq!(frames[59].target, arm.end(), "and back to ready");
+    assert_eq!(frames[60].button, 1);
+    assert_eq!(frames.iter().filter(|f| f.arrived.is_some()).count(), 2);
+    presser.restart();
+    assert!(!presser.finished());
+    assert_eq!(presser.current_button(), 0);
+    assert!(
+        presser
+            .posing_mut()
+            .set_solver(SolverKind::TwoBone)
+            .is_err(),
+        "two-bone cannot pose three bones"
+    );
+    assert_eq!(presser.posing().kind(), SolverKind::Ccd);
 }
 
 #[test]
@@ -324,4 +379,177 @@ fn cli_prints_markdown_or_json_and_refuses_bad_options_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--cases: must be from 1"), "{err}");
+}
+
+/// A file in the test's own temporary directory.
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skitter-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn reach_presses_the_buttons_of_a_file_and_counts_those_out_of_reach() {
+    let path = temp_file(
+        "three.toml",
+        "[[buttons]]\ny = 0.1\nz = -0.2\n\n[[buttons]]\ny = 0.3\nz = 0.25\n\n\
+         # 0.9 m across: beyond the arm's 0.66 m reach\n[[buttons]]\ny = 0.0\nz = 0.9\n",
+    );
+    let out = skitter(&[
+        "lab",
+        "reach",
+        "--json",
+        "--buttons",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for row in rows.as_array().unwrap() {
+        assert_eq!(num(row, "buttons"), 3.0);
+        assert_eq!(num(row, "reachable"), 2.0, "{row}");
+        assert!(num(row, "hit") <= 2.0, "{row}");
+    }
+    let fabrik = find(rows.as_array().unwrap(), &[("solver", "fabrik".into())]);
+    assert_eq!(num(fabrik, "hit"), 2.0, "{fabrik}");
+}
+
+#[test]
+fn bad_button_files_and_flags_that_do_not_apply_exit_2_with_the_place() {
+    let bad = temp_file("bad.toml", "[[buttons]]\ny = 0.1\nz = 20\n");
+    let out = skitter(&["lab", "reach", "--buttons", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.toml:3:5: buttons[0].z: must be a number from -2 to 2"),
+        "{err}"
+    );
+    let good = temp_file("one.toml", "[[buttons]]\ny = 0.1\nz = 0\n");
+    for flag in ["--seed", "--cases"] {
+        let out = skitter(&[
+            "lab",
+            "reach",
+            "--buttons",
+            good.to_str().unwrap(),
+            flag,
+            "3",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("{flag}: does not go with --buttons")),
+            "{err}"
+        );
+    }
+    let out = skitter(&["lab", "reach", "--buttons", "/no/such/buttons.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/buttons.toml: cannot read"));
+}
+
+#[test]
+fn baked_walks_follow_the_seed_and_the_case_count() {
+    let run = |seed: u64, cases: usize| {
+        let table = lab::baked::run(&Options {
+            seed: Some(seed),
+            cases: Some(cases),
+            repeats: 1,
+        })
+        .unwrap();
+        let hills = table
+            .rows
+            .iter()
+            .find(|r| r.terrain == "hills" && r.mode == "baked")
+            .unwrap()
+            .clone();
+        (table, hills)
+    };
+    let (a, hills_a) = run(4, 2);
+    let (b, hills_b) = run(4, 2);
+    let (_, hills_c) = run(5, 2);
+    assert_eq!(hills_a.walks, 2);
+    assert_eq!(
+        (hills_a.gap_mean, hills_a.gap_max),
+        (hills_b.gap_mean, hills_b.gap_max)
+    );
+    assert_ne!(
+        hills_a.gap_mean, hills_c.gap_mean,
+        "another seed walks elsewhere"
+    );
+    assert!(a.title.contains("seed 4, 2 walks"), "{}", a.title);
+    let timings = ["µs/step"];
+    assert_eq!(without_timings(&a, &timings), without_timings(&b, &timings));
+    // Every seeded start lies inside the terrains' generated extent.
+    for (at, heading) in lab::baked::starts(9, 50) {
+        assert!(at.abs().max_element() <= lab::baked::START_RANGE, "{at}");
+        assert!((0.0..std::f32::consts::TAU).contains(&heading));
+    }
+    let err = lab::baked::run(&Options {
+        cases: Some(0),
+        ..Options::default()
+    })
+    .unwrap_err();
+    assert_eq!(err.to_string(), "--cases: must be from 1 to 1000, got 0");
+}
+
+#[test]
+fn the_lab_screen_refuses_what_it_cannot_show_with_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["lab"], "name an experiment"),
+        (&["lab", "solvers", "--tui"], "`lab solvers` is a table"),
+        (
+            &["lab", "constraints", "--tui"],
+            "`lab constraints` is a table",
+        ),
+        (&["lab", "--tui", "--json"], "--json does not go with --tui"),
+        (
+            &["lab", "track", "--tui", "--cases", "5"],
+            "--cases does not go with --tui",
+        ),
+        (
+            &["lab", "--tui", "--repeats", "2"],
+            "--repeats does not go with --tui",
+        ),
+        (
+            &["lab", "--tui", "--solver", "two-bone"],
+            "--solver two-bone cannot pose",
+        ),
+        (
+            &["lab", "track", "--solver", "ccd"],
+            "--solver goes with --tui",
+        ),
+        (
+            &["lab", "baked", "--tui", "--seed", "2"],
+            "`lab baked --tui` opens the viewer",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = skitter(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    let bad = temp_file("tui-bad.toml", "[[buttons]]\nz = 0\n");
+    let out = skitter(&["lab", "reach", "--tui", "--buttons", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing field `y`"));
+    // A drive script drives the IK creature; the baked spider plays a clip.
+    let out = skitter(&["run", "--baked", "--drive", "forward 1s"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_lab_screen_needs_a_terminal_and_says_where_the_tables_are() {
+    // Under the test harness stdout is a pipe, not a terminal.
+    for args in [&["lab", "--tui"][..], &["lab", "reach", "--tui"]] {
+        let out = skitter(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("needs an interactive terminal"), "{err}");
+        assert!(err.contains("skitter lab EXPERIMENT"), "{err}");
+    }
 }

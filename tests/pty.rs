@@ -181,3 +181,33 @@ fn bad_files_fail_before_the_terminal_is_touched() {
     assert!(text.contains("not a built-in creature"), "{text}");
     assert!(!s.screen.lock().unwrap().screen().alternate_screen());
 }
+
+#[test]
+fn lab_screen_switches_solvers_and_rigs_live_and_quits_cleanly() {
+    let mut s = Session::start(&["lab", "--tui"]);
+    let first = s.wait_for("iterations per step");
+    assert!(first.contains("chain, 10 bones, 900 mm"), "{first}");
+    assert!(first.contains("error beyond reach"), "{first}");
+    s.press("i");
+    s.wait_for("solver: gradient");
+    s.wait_for("gradient (2 of 5)");
+    s.press("m");
+    s.wait_for("arm, 0.30 + 0.27 + 0.09 m");
+    s.wait_for("buttons ");
+    s.press("c");
+    s.wait_for("joint limits off");
+    s.press("q");
+    assert!(s.wait_exit().success());
+}
+
+#[test]
+fn the_baked_spider_walks_in_the_viewer() {
+    let mut s = Session::start(&["run", "--baked"]);
+    let first = s.wait_for("BAKED");
+    assert!(first.contains("baked: no rays, no IK"), "{first}");
+    s.wait_for("foot gap");
+    s.press("p");
+    s.wait_for("the IK spider, where it was");
+    s.press("q");
+    assert!(s.wait_exit().success());
+}

@@ -2,8 +2,8 @@
 //! view at fixed sizes (fixed seed and step count, so they are deterministic),
 //! and rendering checks on the buffer.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+mod common;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
@@ -32,21 +32,7 @@ fn walking_app() -> App {
 }
 
 fn frame(app: &App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| draw(f, app)).unwrap();
-    buffer_text(terminal.backend().buffer())
-}
-
-fn buffer_text(buffer: &Buffer) -> String {
-    let area = buffer.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        for x in 0..area.width {
-            out.push_str(buffer[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    common::screen_text(width, height, |f| draw(f, app))
 }
 
 #[test]

@@ -1,8 +1,10 @@
-//! Reading and validating input files: creatures, terrains, drive scripts.
+//! Reading and validating input files: creatures, terrains, drive scripts,
+//! and the lab's button files.
 //!
 //! Every error names the file, the line and column where TOML gives them, the
 //! field, and what would be valid. Nothing here panics on bad input.
 
+mod buttons;
 mod creature;
 mod error;
 mod fields;
@@ -11,6 +13,7 @@ mod terrain;
 
 use std::path::Path;
 
+pub use buttons::{MAX_BUTTON_OFFSET, MAX_BUTTONS, load_buttons, parse_buttons};
 pub use creature::{
     LEG_REACH_RANGE, MAX_BONES, MAX_LEGS, MAX_POLE_REACHES, parse_creature,
     parse_creature_with_warnings,

@@ -126,6 +126,24 @@ fn constrained_passes(
         }
         let mut parent = DVec3::ZERO;
         for i in 0..last {
+            // A hinged joint is placed with both of its bones in view, so
+            // the joint after it stays where the inward pass put it.
+            if i + 1 < last && limits.is_hinge(i) {
+                let grandparent = (i > 0).then_some(parent);
+                if let Some(joint) = limits.place_hinged(
+                    i,
+                    joints[i],
+                    joints[i + 2],
+                    lengths[i],
+                    lengths[i + 1],
+                    joints[i + 1],
+                    grandparent,
+                ) {
+                    parent = (joint - joints[i]) / lengths[i];
+                    joints[i + 1] = joint;
+                    continue;
+                }
+            }
             let mut dir = dir_or(joints[i + 1] - joints[i], toward);
             if i > 0 {
                 dir = limits.clamp(i - 1, parent, dir);

@@ -31,6 +31,13 @@ use super::unit_frame::dir_or;
 /// rest direction: nearer, the hinge plane is ill-defined.
 pub const MIN_AXIS_ANGLE_DEG: f32 = 1.0;
 
+/// Half the number of arcs [`Limits::place_hinged`] splits its circle into
+/// when looking for a hinged joint's place (arcs of 15°: narrower than any
+/// two places a hinge allows on one circle).
+const HINGE_SWIVEL_SAMPLES: usize = 12;
+/// Bisections refining a hinged joint's place on its circle (to 1e-13 rad).
+const HINGE_BISECTIONS: usize = 48;
+
 /// A limit on how a bone may turn relative to the bone before it.
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -242,6 +249,129 @@ impl Limits<'_> {
         }
     }
 
+    /// Whether limit `index` is a hinge.
+    pub fn is_hinge(&self, index: usize) -> bool {
+        matches!(self.joints.get(index), Some(UnitLimit::Hinge { .. }))
+    }
+
+    /// Where to put a hinged joint so that both bones around it fit at once:
+    /// the point `E` at `parent_len` from `anchor` (the joint before, already
+    /// placed) and `child_len` from `next` (the joint after, where the chain
+    /// wants it), at which the bone `E → next` lies in hinge `index`'s plane
+    /// for the bone `anchor → E`, at an allowed angle. The candidates form a
+    /// circle about the `anchor`–`next` line; the one returned is the valid
+    /// point nearest around it to `near` (the joint's current place), and the
+    /// parent bone must itself keep limit `index - 1` after `grandparent`
+    /// (the bone before it, if any). `None` when no point qualifies or the
+    /// two bones cannot span the distance.
+    ///
+    /// FABRIK's passes place one joint at a time; a hinge ties the child
+    /// bone's plane to the parent bone's direction, so projecting the child
+    /// into the plane after the parent is placed (what [`Limits::clamp`]
+    /// does) moves the joint after it off the line the passes converge on,
+    /// and the next pass moves it back: the two crawl toward each other by
+    /// millimetres per iteration. Choosing the hinged joint with both bones
+    /// in view leaves the next joint where the passes put it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn place_hinged(
+        &self,
+        index: usize,
+        anchor: DVec3,
+        next: DVec3,
+        parent_len: f64,
+        child_len: f64,
+        near: DVec3,
+        grandparent: Option<DVec3>,
+    ) -> Option<DVec3> {
+        let UnitLimit::Hinge {
+            axis,
+            rest_parent,
+            min,
+            max,
+        } = self.joints.get(index).copied()?
+        else {
+            return None;
+        };
+        let span = next - anchor;
+        let distance = span.length();
+        // Strictly inside the two bones' reach, or the circle is a point
+        // (or empty) and the ordinary step does as well.
+        let slack = 1e-9 * (parent_len + child_len);
+        if distance <= (parent_len - child_len).abs() + slack
+            || distance >= parent_len + child_len - slack
+        {
+            return None;
+        }
+        let line = span / distance;
+        let along = (parent_len * parent_len - child_len * child_len + distance * distance)
+            / (2.0 * distance);
+        let radius = (parent_len * parent_len - along * along).max(0.0).sqrt();
+        let centre = anchor + line * along;
+        let e1 = dir_or((near - anchor).reject_from_normalized(line), {
+            line.any_orthonormal_vector()
+        });
+        let e2 = line.cross(e1);
+        let point = |phi: f64| centre + (e1 * phi.cos() + e2 * phi.sin()) * radius;
+        // How far the child bone is out of the hinge plane at swivel `phi`,
+        // and its bend in the plane.
+        let measure = |phi: f64| {
+            let joint = point(phi);
+            let parent = (joint - anchor) / parent_len;
+            let child = (next - joint) / child_len;
+            let hinge = self.hinge_axis(axis, rest_parent, parent, parent);
+            let across = hinge.cross(parent);
+            (child.dot(hinge), child.dot(across).atan2(child.dot(parent)))
+        };
+        // Sample the circle, nearest swivels to `near` first, and refine
+        // every sign change of the out-of-plane component by bisection.
+        use std::f64::consts::TAU;
+        let steps = HINGE_SWIVEL_SAMPLES as i32;
+        let order = (0..steps).flat_map(|k| [k, -k - 1]);
+        for k in order.take(2 * steps as usize) {
+            let (mut lo, mut hi) = (
+                f64::from(k) * TAU / f64::from(2 * steps),
+                f64::from(k + 1) * TAU / f64::from(2 * steps),
+            );
+            let (mut g_lo, _) = measure(lo);
+            let (g_hi, _) = measure(hi);
+            if g_lo == 0.0 {
+                hi = lo;
+            } else if g_hi == 0.0 {
+                lo = hi;
+            } else if g_lo.signum() == g_hi.signum() {
+                continue;
+            }
+            for _ in 0..HINGE_BISECTIONS {
+                if hi - lo <= 1e-13 {
+                    break;
+                }
+                let mid = 0.5 * (lo + hi);
+                let (g_mid, _) = measure(mid);
+                if g_mid.signum() == g_lo.signum() {
+                    lo = mid;
+                    g_lo = g_mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let phi = 0.5 * (lo + hi);
+            let (g, bend) = measure(phi);
+            // A sign change across the frame's singularity is no root.
+            if g.abs() > 1e-9 || bend < min - 1e-12 || bend > max + 1e-12 {
+                continue;
+            }
+            let joint = point(phi);
+            if let Some(grand) = grandparent {
+                let parent = (joint - anchor) / parent_len;
+                if index == 0 || self.violation(index - 1, grand, parent) > 1e-9 {
+                    continue;
+                }
+            }
+            return Some(joint);
+        }
+        None
+    }
+
     /// The smallest largest-bend of any cone (π when there is none): how
     /// sharply every joint of the chain may bend at once.
     pub fn tightest_bend(&self) -> f64 {
@@ -371,6 +501,69 @@ mod tests {
         let parent = DVec3::Y;
         let c = l.clamp(0, parent, DVec3::new(-1.0, 0.0, 0.0));
         assert!((c - DVec3::new(-1.0, 0.0, 0.0)).length() < 1e-9, "{c}");
+    }
+
+    #[test]
+    fn a_hinged_joint_is_placed_where_both_bones_fit() {
+        // An elbow hinged about z for an upper arm resting along -y: the
+        // forearm turns in the x-y plane, 0° to 150°.
+        let hinge = UnitLimit::new(
+            JointLimit::Hinge {
+                axis: Vec3::Z,
+                min: 0.0,
+                max: 150f32.to_radians(),
+            },
+            Vec3::NEG_Y,
+            0,
+        )
+        .unwrap();
+        let list = [hinge];
+        let l = limits(&list);
+        // A wrist off to the side: the upper arm must swing so that the
+        // plane its hinge carries holds the forearm.
+        let next = DVec3::new(0.5, -0.1, 0.3);
+        let near = DVec3::new(0.1, -0.5, 0.0);
+        let elbow = l
+            .place_hinged(0, DVec3::ZERO, next, 0.5, 0.4, near, None)
+            .unwrap();
+        assert!((elbow.length() - 0.5).abs() < 1e-9, "{elbow}");
+        assert!(((next - elbow).length() - 0.4).abs() < 1e-9, "{elbow}");
+        let joints = [DVec3::ZERO, elbow, next];
+        assert!(
+            l.max_violation(&joints) < 1e-8,
+            "{}",
+            l.max_violation(&joints)
+        );
+        // Out of the two bones' span, or with no allowed bend: none.
+        let far = DVec3::new(1.0, 0.0, 0.0);
+        assert_eq!(
+            l.place_hinged(0, DVec3::ZERO, far, 0.5, 0.4, near, None),
+            None
+        );
+        let backwards = UnitLimit::new(
+            JointLimit::Hinge {
+                axis: Vec3::Z,
+                min: 0.0,
+                max: 1f32.to_radians(),
+            },
+            Vec3::NEG_Y,
+            0,
+        )
+        .unwrap();
+        let list = [backwards];
+        let tight = limits(&list);
+        // The two bones must bend about 50° to span 0.7 m; the hinge allows 1°.
+        let mid = DVec3::new(0.0, -0.7, 0.0);
+        assert_eq!(
+            tight.place_hinged(0, DVec3::ZERO, mid, 0.5, 0.4, near, None),
+            None
+        );
+        // Only hinges are placed this way.
+        let cones = [UnitLimit::Cone { max: 1.0 }];
+        assert_eq!(
+            limits(&cones).place_hinged(0, DVec3::ZERO, next, 0.5, 0.4, near, None),
+            None
+        );
     }
 
     #[test]

@@ -87,7 +87,7 @@ fn report_figures(kind: SolverKind, constrained: bool) -> Option<(f64, f64)> {
 pub fn run(options: &Options) -> Result<Table<ConstraintRow>, LabError> {
     let cases = options.cases_or(DEFAULT_CASES, 100_000)?;
     let repeats = options.repeats()?;
-    let cases = Setup::LAB_REACHABLE.cases(options.seed, cases);
+    let cases = Setup::LAB_REACHABLE.cases(options.seed(), cases);
     let cone = JointLimit::Cone {
         max: CONE_DEG.to_radians(),
     };
@@ -141,7 +141,7 @@ pub fn run(options: &Options) -> Result<Table<ConstraintRow>, LabError> {
     Ok(Table {
         title: format!(
             "Joint limits: FABRIK and CCD, free and with {CONE_DEG}° cones (seed {}, {} reachable targets)",
-            options.seed,
+            options.seed(),
             cases.len()
         ),
         rows,

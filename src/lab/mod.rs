@@ -10,10 +10,13 @@
 //! - [`constraints`]: constrained versus free FABRIK and CCD (Table 4.5);
 //! - [`track`]: a target on a sine trajectory (the report's Fig. 4.8);
 //! - [`baked`]: the spider thesis' baked-animation spider against the IK one;
-//! - [`reach`]: the thesis' arm pressing buttons on a wall.
+//! - [`reach`]: the thesis' arm pressing buttons on a wall;
+//! - [`live`]: `track` and `reach` step by step, for the lab screen.
 
 pub mod baked;
 pub mod constraints;
+pub mod live;
+pub mod posing;
 pub mod reach;
 pub mod solvers;
 pub mod track;
@@ -45,11 +48,16 @@ pub enum LabError {
     Ik(#[from] IkError),
 }
 
+/// The seed when none is given.
+pub const DEFAULT_SEED: u64 = 1;
+
 /// How an experiment runs: the seed, how many cases, how often each is timed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
-    /// Seed for every random choice (targets, start poses, buttons).
-    pub seed: u64,
+    /// Seed for every random choice (targets, start poses, buttons, walks);
+    /// `None` uses [`DEFAULT_SEED`]. Kept optional so an experiment where a
+    /// seed cannot apply (`reach` with a button file) can refuse one.
+    pub seed: Option<u64>,
     /// Cases per set (targets, buttons, steps), where the experiment has a
     /// count; `None` uses the experiment's default.
     pub cases: Option<usize>,
@@ -60,7 +68,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            seed: 1,
+            seed: None,
             cases: None,
             repeats: 5,
         }
@@ -68,6 +76,11 @@ impl Default for Options {
 }
 
 impl Options {
+    /// The seed to use: the one given, or [`DEFAULT_SEED`].
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(DEFAULT_SEED)
+    }
+
     /// The case count to use: the one asked for, or `default`; refuses 0 and
     /// more than `most`.
     pub fn cases_or(&self, default: usize, most: usize) -> Result<usize, LabError> {

@@ -101,10 +101,13 @@ pub fn run(options: &Options) -> Result<Table<SolverRow>, LabError> {
     let cases = options.cases_or(DEFAULT_CASES, 100_000)?;
     let repeats = options.repeats()?;
     let sets = [
-        ("reachable", Setup::LAB_REACHABLE.cases(options.seed, cases)),
+        (
+            "reachable",
+            Setup::LAB_REACHABLE.cases(options.seed(), cases),
+        ),
         (
             "unreachable",
-            Setup::LAB_UNREACHABLE.cases(options.seed, cases),
+            Setup::LAB_UNREACHABLE.cases(options.seed(), cases),
         ),
     ];
     let params = SolveParams {
@@ -128,7 +131,7 @@ pub fn run(options: &Options) -> Result<Table<SolverRow>, LabError> {
             "Solvers on the report's chain ({} bones, {} mm in all, seed {}, {} targets per set)",
             setup.bones,
             setup.bones as f32 * setup.bone_length,
-            options.seed,
+            options.seed(),
             cases
         ),
         rows,

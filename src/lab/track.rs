@@ -13,9 +13,10 @@ use std::f32::consts::TAU;
 use glam::Vec3;
 use serde::Serialize;
 
+use super::posing::Posing;
 use super::{LabError, Options, Row, Table};
 use crate::ik::experiment::Setup;
-use crate::ik::{Chain, SolveParams, SolverKind};
+use crate::ik::{Chain, SolveParams, SolveReport, SolverKind};
 use crate::math::SplitMix64;
 
 /// Steps unless `--cases` says otherwise.
@@ -109,6 +110,11 @@ impl Trajectory {
         self.root + dir * distance * self.reach
     }
 
+    /// The unit normal of the plane the target sways in (about the root).
+    pub fn plane_normal(&self) -> Vec3 {
+        self.centre.cross(self.across).normalize_or(Vec3::Y)
+    }
+
     /// How far the end must stay from the target at step `s` at best.
     pub fn unreachable_by(&self, s: usize) -> f32 {
         (self.at(s).distance(self.root) - self.reach).max(0.0)
@@ -118,8 +124,11 @@ impl Trajectory {
 /// Runs every solver that can pose the report's chain along the trajectory.
 pub fn run(options: &Options) -> Result<Table<TrackRow>, LabError> {
     let steps = options.cases_or(DEFAULT_STEPS, 1_000_000)?;
-    let start = Setup::LAB_REACHABLE.cases(options.seed, 1).remove(0).chain;
-    let trajectory = Trajectory::new(&start, options.seed);
+    let start = Setup::LAB_REACHABLE
+        .cases(options.seed(), 1)
+        .remove(0)
+        .chain;
+    let trajectory = Trajectory::new(&start, options.seed());
     let mut rows = Vec::new();
     for kind in SolverKind::ALL {
         if kind.build().supports(&start).is_err() {
@@ -130,7 +139,7 @@ pub fn run(options: &Options) -> Result<Table<TrackRow>, LabError> {
     Ok(Table {
         title: format!(
             "Tracking a target on a sine trajectory ({steps} steps, seed {})",
-            options.seed
+            options.seed()
         ),
         rows,
         notes: vec![format!(
@@ -145,45 +154,123 @@ pub fn run(options: &Options) -> Result<Table<TrackRow>, LabError> {
     })
 }
 
-/// One solver along the trajectory.
-pub fn track(kind: SolverKind, start: &Chain, trajectory: &Trajectory, steps: usize) -> TrackRow {
-    let mut solver = kind.build();
-    let mut chain = start.clone();
-    let reach = chain.reach();
-    let params = SolveParams {
-        tolerance: TOLERANCE_FRACTION * reach,
-        max_iterations: ITERATIONS_PER_STEP,
-        ..SolveParams::default()
-    };
-    let inner = chain.joints().len() - 2;
-    let mut last_move = vec![Vec3::ZERO; inner];
-    let (mut error_sum, mut iterations, mut jump_max, mut reversals) = (0f64, 0u64, 0f32, 0u64);
-    let still = STILL_FRACTION * reach;
-    for s in 0..steps {
-        let before: Vec<Vec3> = chain.joints().to_vec();
-        let target = trajectory.at(s);
-        let report = solver.solve(&mut chain, target, &params);
-        iterations += u64::from(report.iterations);
-        error_sum += f64::from((report.error - trajectory.unreachable_by(s)).max(0.0));
-        // The first solve carries the chain from its start pose to the
-        // trajectory: a cold start, not tracking.
-        if s == 0 {
-            continue;
+/// One step of tracking: where the target was and what the solver did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackFrame {
+    /// The step's index from the start of the trajectory.
+    pub step: usize,
+    /// The target.
+    pub target: Vec3,
+    /// The solver's report.
+    pub report: SolveReport,
+    /// Distance left beyond what the chain can do (see [`TrackRow::error_mean`]).
+    pub error: f32,
+    /// Largest distance an inner joint moved this step; `None` for the
+    /// first step, which brings the chain from its start pose (a cold start).
+    pub jump: Option<f32>,
+    /// Inner joints whose move this step points against their last one.
+    pub reversals: u32,
+}
+
+/// A chain tracking the trajectory step by step, re-solving from its
+/// previous pose: the experiment runs it for its steps, the lab screen one
+/// step per tick.
+#[derive(Debug)]
+pub struct Tracker {
+    posing: Posing,
+    trajectory: Trajectory,
+    params: SolveParams,
+    step: usize,
+    /// Each inner joint's last move longer than `still`.
+    last_move: Vec<Vec3>,
+    still: f32,
+}
+
+impl Tracker {
+    /// `kind` tracking `trajectory` with `start` in its start pose.
+    pub fn new(kind: SolverKind, start: &Chain, trajectory: Trajectory) -> Tracker {
+        let reach = start.reach();
+        Tracker {
+            posing: Posing::new(kind, start),
+            trajectory,
+            params: SolveParams {
+                tolerance: TOLERANCE_FRACTION * reach,
+                max_iterations: ITERATIONS_PER_STEP,
+                ..SolveParams::default()
+            },
+            step: 0,
+            last_move: vec![Vec3::ZERO; start.joints().len().saturating_sub(2)],
+            still: STILL_FRACTION * reach,
         }
-        for (i, (now, was)) in chain.joints()[1..=inner]
-            .iter()
-            .zip(&before[1..=inner])
-            .enumerate()
-        {
+    }
+
+    /// The chain and its solver.
+    pub fn posing(&self) -> &Posing {
+        &self.posing
+    }
+
+    /// The chain and its solver, to switch the solver or the limits
+    /// between steps.
+    pub fn posing_mut(&mut self) -> &mut Posing {
+        &mut self.posing
+    }
+
+    /// The trajectory followed.
+    pub fn trajectory(&self) -> &Trajectory {
+        &self.trajectory
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> usize {
+        self.step
+    }
+
+    /// Moves the target one step along the trajectory and solves.
+    pub fn step(&mut self) -> TrackFrame {
+        let s = self.step;
+        self.step += 1;
+        let target = self.trajectory.at(s);
+        let report = self.posing.solve(target, &self.params);
+        let error = (report.error - self.trajectory.unreachable_by(s)).max(0.0);
+        let mut frame = TrackFrame {
+            step: s,
+            target,
+            report,
+            error,
+            jump: None,
+            reversals: 0,
+        };
+        if s == 0 {
+            return frame;
+        }
+        let inner = self.last_move.len();
+        let mut jump: f32 = 0.0;
+        let (now, before) = (self.posing.chain().joints(), self.posing.before());
+        for (i, (now, was)) in now[1..=inner].iter().zip(&before[1..=inner]).enumerate() {
             let step = *now - *was;
-            jump_max = jump_max.max(step.length());
-            if step.length() > still {
-                if last_move[i].length() > still && step.dot(last_move[i]) < 0.0 {
-                    reversals += 1;
+            jump = jump.max(step.length());
+            if step.length() > self.still {
+                if self.last_move[i].length() > self.still && step.dot(self.last_move[i]) < 0.0 {
+                    frame.reversals += 1;
                 }
-                last_move[i] = step;
+                self.last_move[i] = step;
             }
         }
+        frame.jump = Some(jump);
+        frame
+    }
+}
+
+/// One solver along the trajectory.
+pub fn track(kind: SolverKind, start: &Chain, trajectory: &Trajectory, steps: usize) -> TrackRow {
+    let mut tracker = Tracker::new(kind, start, *trajectory);
+    let (mut error_sum, mut iterations, mut jump_max, mut reversals) = (0f64, 0u64, 0f32, 0u64);
+    for _ in 0..steps {
+        let frame = tracker.step();
+        iterations += u64::from(frame.report.iterations);
+        error_sum += f64::from(frame.error);
+        jump_max = jump_max.max(frame.jump.unwrap_or(0.0));
+        reversals += u64::from(frame.reversals);
     }
     TrackRow {
         solver: kind.name().to_string(),

@@ -73,6 +73,8 @@ const CELLS_PER_METRE: f32 = 14.0;
 /// Chase camera distance behind and height above the focus at zoom 1 (metres).
 const CHASE_DISTANCE: f32 = 3.2;
 const CHASE_HEIGHT: f32 = 1.9;
+/// How far ahead of the focus the chase camera looks (metres).
+const CHASE_LOOK_AHEAD: f32 = 0.6;
 /// Vertical field of view of the chase camera.
 const FIELD_OF_VIEW_DEG: f32 = 60.0;
 /// Nothing nearer the chase camera than this is drawn (metres).
@@ -81,8 +83,14 @@ const NEAR: f32 = 0.1;
 impl Camera {
     /// The world point the views centre on.
     pub fn focus(&self, world: &World) -> Vec3 {
-        match world.creatures().first() {
-            Some(c) if self.follow => c.body.position,
+        self.focus_on(world.creatures().first().map(|c| c.body.position))
+    }
+
+    /// The point the views centre on when `subject` is what they follow:
+    /// the subject while following (and there is one), the anchor otherwise.
+    pub fn focus_on(&self, subject: Option<Vec3>) -> Vec3 {
+        match subject {
+            Some(p) if self.follow => p,
             _ => self.anchor,
         }
     }
@@ -121,6 +129,86 @@ pub struct Projection {
     row_height: f32,
 }
 
+/// What a view centres on, which way the subject faces, and how large the
+/// scene is drawn: the viewer frames a creature at a fixed scale, the lab
+/// screen fits its chain to the view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Framing {
+    /// The point at the view's centre (orthographic) or looked at
+    /// (perspective).
+    pub focus: Vec3,
+    /// The subject's forward on the ground plane (unit): side and front views
+    /// turn with it, the chase camera sits behind it.
+    pub heading: Vec3,
+    /// Orthographic cells per unit of length horizontally, at zoom 1.
+    pub cells_per_unit: f32,
+    /// The chase camera's distance behind and height above the focus, at
+    /// zoom 1, and how far ahead of the focus it looks.
+    pub chase: (f32, f32, f32),
+    /// The direction the chase camera looks along, on the ground plane (unit):
+    /// the heading, for the viewer.
+    pub chase_heading: Vec3,
+}
+
+/// `forward` flattened onto the ground plane, unit length (+X when it has
+/// no horizontal part): the heading views turn with.
+pub fn flat_heading(forward: Vec3) -> Vec3 {
+    Vec3::new(forward.x, 0.0, forward.z).normalize_or(Vec3::X)
+}
+
+impl Framing {
+    /// The viewer's framing of `world`: the camera's focus, the first
+    /// creature's heading, 14 cells a metre.
+    pub fn of_world(camera: &Camera, world: &World) -> Framing {
+        let heading = world
+            .creatures()
+            .first()
+            .map_or(Vec3::X, |c| flat_heading(c.body.forward()));
+        Framing::following(camera.focus(world), heading)
+    }
+
+    /// The viewer's scale around `focus`, facing `heading` (unit, on the
+    /// ground plane: see [`flat_heading`]).
+    pub fn following(focus: Vec3, heading: Vec3) -> Framing {
+        Framing {
+            focus,
+            heading,
+            cells_per_unit: CELLS_PER_METRE,
+            chase: (CHASE_DISTANCE, CHASE_HEIGHT, CHASE_LOOK_AHEAD),
+            chase_heading: heading,
+        }
+    }
+
+    /// A framing that shows a ball of `radius` about `focus` whole in a
+    /// `width` × `height` grid whose rows are `row_height` columns tall, at
+    /// zoom 1, whatever the unit of length.
+    pub fn fitting(
+        focus: Vec3,
+        heading: Vec3,
+        radius: f32,
+        width: usize,
+        height: usize,
+        row_height: f32,
+    ) -> Framing {
+        let radius = if radius.is_finite() && radius > 0.0 {
+            radius
+        } else {
+            1.0
+        };
+        let across = (width.max(1) as f32).min(height.max(1) as f32 * row_height);
+        let heading = flat_heading(heading);
+        Framing {
+            focus,
+            heading,
+            chase_heading: heading,
+            cells_per_unit: across / (2.0 * radius),
+            // The chase camera's field of view is 60°: from about 2.5 radii
+            // away it takes in the whole ball.
+            chase: (2.2 * radius, 1.3 * radius, 0.0),
+        }
+    }
+}
+
 impl Projection {
     /// The projection `kind` uses for `world` seen by `camera` on a `width` ×
     /// `height` grid whose rows are `row_height` times as tall as its columns
@@ -133,16 +221,30 @@ impl Projection {
         height: usize,
         row_height: f32,
     ) -> Projection {
+        Projection::framed(
+            kind,
+            camera,
+            &Framing::of_world(camera, world),
+            width,
+            height,
+            row_height,
+        )
+    }
+
+    /// The projection `kind` uses for `framing`, zoomed and panned by
+    /// `camera` (see [`Projection::new`] for the grid).
+    pub fn framed(
+        kind: ViewKind,
+        camera: &Camera,
+        framing: &Framing,
+        width: usize,
+        height: usize,
+        row_height: f32,
+    ) -> Projection {
         let zoom = camera.clamped_zoom();
-        let focus = camera.focus(world);
-        // Heading on the ground plane; side and front views turn with the creature.
-        let heading = world
-            .creatures()
-            .first()
-            .map(|c| c.body.forward())
-            .map(|f| Vec3::new(f.x, 0.0, f.z).normalize_or(Vec3::X))
-            .unwrap_or(Vec3::X);
-        let side = Vec3::new(-heading.z, 0.0, heading.x); // heading × up: the creature's right
+        let focus = framing.focus;
+        let heading = framing.heading;
+        let side = Vec3::new(-heading.z, 0.0, heading.x); // heading × up: the subject's right
         let (right, up, forward) = match kind {
             ViewKind::Top => (Vec3::X, -Vec3::Z, -Vec3::Y),
             // Seen from the creature's right, so that its forward is screen
@@ -150,9 +252,11 @@ impl Projection {
             ViewKind::Side => (heading, Vec3::Y, -side),
             ViewKind::Front => (-side, Vec3::Y, -heading),
             ViewKind::Perspective => {
-                let eye =
-                    focus - heading * (CHASE_DISTANCE / zoom) + Vec3::Y * (CHASE_HEIGHT / zoom);
-                let look_at = focus + heading * 0.6;
+                let heading = framing.chase_heading;
+                let side = Vec3::new(-heading.z, 0.0, heading.x);
+                let (distance, height_above, ahead) = framing.chase;
+                let eye = focus - heading * (distance / zoom) + Vec3::Y * (height_above / zoom);
+                let look_at = focus + heading * ahead;
                 let forward = (look_at - eye).normalize_or(heading);
                 let right = forward.cross(Vec3::Y).normalize_or(side);
                 let up = right.cross(forward);
@@ -178,7 +282,7 @@ impl Projection {
             right,
             up,
             forward,
-            scale: CELLS_PER_METRE * zoom,
+            scale: framing.cells_per_unit * zoom,
             width: width as f32,
             height: height as f32,
             tan_half_fov: 1.0,

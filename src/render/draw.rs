@@ -2,12 +2,14 @@
 
 use glam::Vec3;
 
-use super::camera::{Camera, Projection, ViewKind};
+use super::camera::{Camera, Framing, Projection, ViewKind, flat_heading};
+use super::figure::Figure;
 use super::grid::{Cell, Grid, Ink};
 use super::terrain::draw_terrain;
-use crate::creature::{Creature, LegPhase, support_margin, support_plane};
+use crate::creature::{support_margin, support_plane};
 use crate::geometry::ConvexHull;
 use crate::sim::World;
+use crate::terrain::Heightfield;
 
 /// How much nearer than their true depth creature marks are drawn, so that
 /// feet standing on the ground are not hidden by the ground they stand on.
@@ -42,7 +44,41 @@ pub fn render_pixels(
 }
 
 /// Terminal text cells are about twice as tall as they are wide.
-const TEXT_ROW_HEIGHT: f32 = 2.0;
+pub(super) const TEXT_ROW_HEIGHT: f32 = 2.0;
+
+/// Renders `view` of one walker on `terrain`, both in the world frame (the
+/// baked spider), the camera following the walker's body; in half-block
+/// pixels when `pixels` (see [`render_pixels`]), else text cells.
+///
+/// Pure, like [`render_view`].
+#[allow(clippy::too_many_arguments)]
+pub fn render_walker(
+    terrain: &Heightfield,
+    walker: &dyn Figure,
+    view: ViewKind,
+    camera: &Camera,
+    width: usize,
+    height: usize,
+    pixels: bool,
+) -> Grid {
+    let row_height = if pixels { 1.0 } else { TEXT_ROW_HEIGHT };
+    let mut grid = Grid::new(width, height);
+    if width == 0 || height == 0 {
+        return grid;
+    }
+    let body = walker.body();
+    let framing = Framing::following(
+        camera.focus_on(Some(body.position)),
+        flat_heading(body.forward()),
+    );
+    let projection = Projection::framed(view, camera, &framing, width, height, row_height);
+    draw_terrain(&mut grid, &terrain.world(), &projection);
+    if view == ViewKind::Top {
+        draw_support(&mut grid, walker, &projection);
+    }
+    draw_figure(&mut grid, walker, &projection);
+    grid
+}
 
 fn render(
     world: &World,
@@ -76,7 +112,7 @@ fn render(
         if view == ViewKind::Top {
             draw_support(&mut grid, creature, &projection);
         }
-        draw_creature(&mut grid, creature, &projection);
+        draw_figure(&mut grid, creature, &projection);
     }
     grid
 }
@@ -84,14 +120,12 @@ fn render(
 /// The support polygon of the planted feet (with three or more down) and the
 /// body centre's projection onto it, `+` inside and `!` outside: what static
 /// stability is about.
-fn draw_support(grid: &mut Grid, creature: &Creature, projection: &Projection) {
-    let body = &creature.body;
+fn draw_support(grid: &mut Grid, walker: &dyn Figure, projection: &Projection) {
+    let body = walker.body();
     let up = body.up();
-    let planted: Vec<Vec3> = creature
-        .legs
-        .iter()
-        .filter(|leg| leg.is_grounded())
-        .map(|leg| leg.chain.end())
+    let planted: Vec<Vec3> = (0..walker.leg_count())
+        .filter(|leg| walker.planted(*leg))
+        .filter_map(|leg| walker.joints(leg).last().copied())
         .collect();
     let mut hull = ConvexHull::default();
     let mut scratch = Vec::new();
@@ -127,9 +161,9 @@ fn draw_support(grid: &mut Grid, creature: &Creature, projection: &Projection) {
     }
 }
 
-fn draw_creature(grid: &mut Grid, creature: &Creature, projection: &Projection) {
-    let body = &creature.body;
-    let half = creature.spec().body.size * 0.5;
+fn draw_figure(grid: &mut Grid, walker: &dyn Figure, projection: &Projection) {
+    let body = walker.body();
+    let half = walker.half_size();
     let corner = |i: usize| {
         let sign = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
         body.to_world(Vec3::new(
@@ -163,30 +197,43 @@ fn draw_creature(grid: &mut Grid, creature: &Creature, projection: &Projection) 
         );
     }
 
-    for leg in &creature.legs {
-        let joints = leg.chain.joints();
+    for leg in 0..walker.leg_count() {
+        let joints = walker.joints(leg);
         let projected: Vec<_> = joints.iter().map(|p| projection.project(*p)).collect();
-        for pair in projected.windows(2) {
-            segment(grid, pair[0], pair[1], Ink::Leg);
-        }
-        for p in projected.iter().take(joints.len() - 1).skip(1).flatten() {
-            mark(grid, *p, 'o', Ink::Joint);
-        }
-        if let Some(desired) = projection.project(leg.desired) {
+        draw_bones(grid, &projected);
+        if let Some(desired) = walker.desired(leg).and_then(|p| projection.project(p)) {
             mark(grid, desired, 'x', Ink::Foothold);
         }
         if let Some(Some(end)) = projected.last() {
             // A foot covers its own foothold mark when it stands on it.
             let end = &(end.0, end.1, end.2 - MARK_BIAS);
-            match leg.phase {
-                LegPhase::Grounded => mark(grid, *end, 'O', Ink::FootGrounded),
-                LegPhase::Swinging { .. } => mark(grid, *end, '^', Ink::FootSwinging),
+            if walker.planted(leg) {
+                mark(grid, *end, 'O', Ink::FootGrounded);
+            } else {
+                mark(grid, *end, '^', Ink::FootSwinging);
             }
         }
     }
 }
 
-fn segment(grid: &mut Grid, a: Option<(f32, f32, f32)>, b: Option<(f32, f32, f32)>, ink: Ink) {
+/// A chain's bones as lines and its inner joints as `o`, from its joints'
+/// projections (root first).
+pub(super) fn draw_bones(grid: &mut Grid, projected: &[Option<(f32, f32, f32)>]) {
+    for pair in projected.windows(2) {
+        segment(grid, pair[0], pair[1], Ink::Leg);
+    }
+    let inner = projected.len().saturating_sub(1);
+    for p in projected.iter().take(inner).skip(1).flatten() {
+        mark(grid, *p, 'o', Ink::Joint);
+    }
+}
+
+pub(super) fn segment(
+    grid: &mut Grid,
+    a: Option<(f32, f32, f32)>,
+    b: Option<(f32, f32, f32)>,
+    ink: Ink,
+) {
     if let (Some(a), Some(b)) = (a, b) {
         grid.line(
             (a.0, a.1, a.2 - MARK_BIAS),
@@ -196,7 +243,7 @@ fn segment(grid: &mut Grid, a: Option<(f32, f32, f32)>, b: Option<(f32, f32, f32
     }
 }
 
-fn mark(grid: &mut Grid, p: (f32, f32, f32), ch: char, ink: Ink) {
+pub(super) fn mark(grid: &mut Grid, p: (f32, f32, f32), ch: char, ink: Ink) {
     grid.plot(
         p.0.round() as i32,
         p.1.round() as i32,

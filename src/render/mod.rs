@@ -4,9 +4,13 @@
 
 mod camera;
 mod draw;
+mod figure;
 mod grid;
+mod lab;
 mod terrain;
 
-pub use camera::{Camera, Projection, ViewKind};
-pub use draw::{render_pixels, render_view};
+pub use camera::{Camera, Framing, Projection, ViewKind, flat_heading};
+pub use draw::{render_pixels, render_view, render_walker};
+pub use figure::{BakedFigure, Figure};
 pub use grid::{Cell, Grid, Ink};
+pub use lab::render_lab;

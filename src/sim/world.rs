@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 
 use super::{Command, CommandError, Metrics, Summary};
 use crate::creature::{Creature, CreatureSpec, DriveInput};
-use crate::ik::SolverKind;
+use crate::ik::{Chain, SolverKind};
 use crate::terrain::{GridOrigin, Heightfield};
 
 /// The default step: 1/120 s.
@@ -43,29 +43,53 @@ impl World {
         let count = count.max(1);
         let spacing = 2.0 * spec.max_reach() + spec.body.size.x.max(spec.body.size.z) + 0.5;
         let side = (count as f32).sqrt().ceil() as usize;
-        let spots: Vec<Vec2> = (0..count)
+        let spots: Vec<(Vec2, f32)> = (0..count)
             .map(|i| {
                 let cell = Vec2::new((i % side) as f32, (i / side) as f32)
                     - Vec2::splat((side - 1) as f32 * 0.5);
-                cell * spacing
+                (cell * spacing, 0.0)
             })
             .collect();
-        let mut terrain = terrain;
+        World::spawning(terrain, spec, rest, &spots)
+    }
+
+    /// A world with one creature standing at world (x, z) = `at`, facing
+    /// `heading` radians (0 = +X, counter-clockwise seen from above).
+    pub fn with_one_at(
+        terrain: Arc<Heightfield>,
+        spec: CreatureSpec,
+        at: Vec2,
+        heading: f32,
+    ) -> World {
+        let spec = Arc::new(spec);
+        let rest = Creature::rest_chains(&spec);
+        World::spawning(terrain, spec, rest, &[(at, heading)])
+    }
+
+    /// A world with a creature at each (position, heading) of `spots`.
+    fn spawning(
+        mut terrain: Arc<Heightfield>,
+        spec: Arc<CreatureSpec>,
+        rest: Arc<[Chain]>,
+        spots: &[(Vec2, f32)],
+    ) -> World {
         let radius = reach_radius(&spec);
         let field = Arc::make_mut(&mut terrain);
-        for at in &spots {
+        for (at, _) in spots {
             field.prepare_around(GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), radius);
         }
         let creatures = spots
             .iter()
-            .map(|at| Creature::spawn(spec.clone(), rest.clone(), &terrain, at.x, at.y, 0.0))
+            .map(|(at, heading)| {
+                Creature::spawn(spec.clone(), rest.clone(), &terrain, at.x, at.y, *heading)
+            })
             .collect();
         World {
             terrain,
             spec,
             creatures,
             dt: DEFAULT_DT,
-            metrics: Metrics::new(count),
+            metrics: Metrics::new(spots.len()),
         }
     }
 
@@ -106,6 +130,13 @@ impl World {
     /// inject a fault in a test); the world steps them as it finds them.
     pub fn creatures_mut(&mut self) -> &mut [Creature] {
         &mut self.creatures
+    }
+
+    /// Caches the terrain within `radius` metres of world point `centre`
+    /// (along x and z), for whatever else walks on this world's ground (the
+    /// viewer's baked spider); creatures get theirs cached by [`World::step`].
+    pub fn prepare_terrain_around(&mut self, centre: Vec3, radius: f32) {
+        Arc::make_mut(&mut self.terrain).prepare_around(GridOrigin::default(), centre, radius);
     }
 
     /// Figures so far.

@@ -9,6 +9,8 @@ use glam::Vec2;
 use crate::config::{ConfigError, Script, load_creature, load_terrain};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
+use crate::lab::LabError;
+use crate::lab::baked::{Playback, record_spec};
 use crate::render::{Camera, ViewKind};
 use crate::sim::{Command, CommandError, FixedStep, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
@@ -68,6 +70,9 @@ pub enum Action {
     ToggleFollow,
     /// Generate the terrain again with the next seed.
     NewSeed,
+    /// The baked spider (a recorded clip played back, no rays, no IK) or
+    /// the IK one.
+    ToggleBaked,
     /// Re-read the creature and terrain files.
     Reload,
     /// Show or hide the key help.
@@ -149,7 +154,13 @@ pub struct App {
     pub timings: Timings,
     /// A drive script being played, if any.
     script: Option<Timeline>,
+    /// The baked spider, when it is shown instead of the IK one (which
+    /// then waits where it was).
+    pub baked: Option<Playback>,
 }
+
+/// Metres around the baked spider whose terrain is kept cached.
+const BAKED_GROUND_RADIUS: f32 = 12.0;
 
 impl App {
     /// A viewer for `creature` on `terrain`.
@@ -183,6 +194,7 @@ impl App {
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
             script: None,
+            baked: None,
         };
         app.apply_forced_solver();
         app
@@ -251,6 +263,8 @@ impl App {
                     self.notify("`.` steps once while paused; press space to pause");
                 }
             }
+            Action::CycleSolver if self.baked.is_some() => self
+                .notify("the baked spider uses no solver: it replays a clip (p for the IK spider)"),
             Action::CycleSolver => self.cycle_solver(),
             Action::CycleView => {
                 if self.split {
@@ -268,7 +282,10 @@ impl App {
                 self.camera.pan += steps / self.camera.clamped_zoom();
             }
             Action::ToggleFollow => {
-                let focus = self.camera.focus(&self.world);
+                let focus = match &self.baked {
+                    Some(baked) => self.camera.focus_on(Some(baked.pose().body.position)),
+                    None => self.camera.focus(&self.world),
+                };
                 self.camera.follow = !self.camera.follow;
                 self.camera.anchor = focus;
                 self.notify(if self.camera.follow {
@@ -278,6 +295,13 @@ impl App {
                 });
             }
             Action::NewSeed => self.new_seed(),
+            Action::ToggleBaked => {
+                if self.baked.take().is_some() {
+                    self.notify("the IK spider, where it was");
+                } else if let Err(e) = self.show_baked() {
+                    self.notify_error(format!("cannot record the baked spider's clip: {e}"));
+                }
+            }
             Action::Reload => self.reload(),
             Action::ToggleHelp => self.show_help = !self.show_help,
             Action::Quit => self.quit = true,
@@ -328,6 +352,46 @@ impl App {
         self.error_history.clear();
         self.apply_forced_solver();
         self.send_drive();
+        // The baked spider follows the scene: a new clip from the new
+        // creature, played on the new ground.
+        if self.baked.is_some()
+            && let Err(e) = self.show_baked()
+        {
+            self.baked = None;
+            self.notify_error(format!("cannot record the baked spider's clip: {e}"));
+        }
+    }
+
+    /// Shows the baked spider: records a clip of the creature walking
+    /// straight on flat ground and plays it from where the IK creature
+    /// stands, facing its way, at full throttle (the speed it was recorded
+    /// at, so its feet glide only where the ground is not flat).
+    pub fn show_baked(&mut self) -> Result<(), LabError> {
+        let clip = Arc::new(record_spec((**self.world.spec()).clone())?);
+        let creature = &self.world.creatures()[0];
+        let at = creature.to_world_f64(self.world.terrain().spacing(), creature.body.position);
+        let (start, heading) = (
+            glam::Vec2::new(at[0] as f32, at[2] as f32),
+            creature.body.heading(),
+        );
+        self.world
+            .prepare_terrain_around(glam::Vec3::new(start.x, 0.0, start.y), BAKED_GROUND_RADIUS);
+        self.baked = Some(Playback::new(
+            clip,
+            start,
+            heading,
+            &self.world.terrain().world(),
+        ));
+        self.throttle = 1.0;
+        self.send_drive();
+        self.iterations_history.clear();
+        self.error_history.clear();
+        self.gait_history.clear();
+        self.notify(
+            "the baked spider: a recorded walk cycle, no rays, no IK (w/s change its speed, not \
+             the clip's: its feet glide; p for the IK spider)",
+        );
+        Ok(())
     }
 
     fn new_seed(&mut self) {
@@ -358,18 +422,20 @@ impl App {
     }
 
     /// Advances real time by `elapsed` seconds: expires held turns and runs
-    /// the simulation steps that are due (none while paused).
-    pub fn advance(&mut self, elapsed: f64) {
+    /// the simulation steps that are due (none while paused); returns how
+    /// many ran.
+    pub fn advance(&mut self, elapsed: f64) -> u32 {
         self.time += elapsed.max(0.0);
         if self.turn != 0.0 && self.time >= self.turn_until {
             self.turn = 0.0;
             self.send_drive();
         }
         if self.paused {
-            return;
+            return 0;
         }
         let due = self.clock.advance(elapsed);
         self.step_world(due);
+        due
     }
 
     /// Plays a drive script from the current step on, exactly as `skitter
@@ -421,6 +487,10 @@ impl App {
         if steps == 0 {
             return;
         }
+        if self.baked.is_some() {
+            self.step_baked(steps);
+            return;
+        }
         for _ in 0..steps {
             self.cue_script();
             self.world.step();
@@ -439,6 +509,40 @@ impl App {
         let last = self.world.metrics().last;
         push_bounded(&mut self.iterations_history, last.ik_iterations_mean);
         push_bounded(&mut self.error_history, last.ik_error_max);
+    }
+
+    /// Runs `steps` steps of the baked spider at the current throttle and
+    /// rudder; its sparkline records the planted feet's gap.
+    fn step_baked(&mut self, steps: u32) {
+        let turn_rate = self.turn * self.world.spec().body.turn_rate;
+        for _ in 0..steps {
+            let Some(baked) = self.baked.as_mut() else {
+                return;
+            };
+            let position = baked.pose().body.position;
+            self.world
+                .prepare_terrain_around(position, BAKED_GROUND_RADIUS);
+            let Some(baked) = self.baked.as_mut() else {
+                return;
+            };
+            baked.step(&self.world.terrain().world(), self.throttle, turn_rate);
+            if self.gait_history.len() == GAIT_HISTORY {
+                self.gait_history.pop_front();
+            }
+            let lifted = baked
+                .pose()
+                .planted
+                .iter()
+                .enumerate()
+                .fold(0u64, |bits, (i, planted)| {
+                    bits | (u64::from(!planted) << i.min(63))
+                });
+            self.gait_history.push_back(lifted);
+        }
+        if let Some(baked) = &self.baked {
+            push_bounded(&mut self.iterations_history, 0.0);
+            push_bounded(&mut self.error_history, baked.feet().gap_now);
+        }
     }
 
     /// The views on screen, in order.

@@ -12,19 +12,9 @@ const ZOOM_STEP: f32 = 1.25;
 ///
 /// Letter keys mean the same in either case (`w` and `W`, with or without
 /// Shift or Caps Lock), so no letter has a second meaning behind Shift.
-/// Kept free for later features: `n`, `p`, digits, `[`, `]` and Tab.
+/// Kept free for later features: `n`, digits, `[`, `]` and Tab.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Some(Action::Quit);
-    }
-    let code = match key.code {
-        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
-        other => other,
-    };
-    let action = match code {
+    let action = match pressed(key)? {
         KeyCode::Char('w') | KeyCode::Up => Action::Faster,
         KeyCode::Char('s') | KeyCode::Down => Action::Slower,
         KeyCode::Char('a') | KeyCode::Left => Action::Turn(1.0),
@@ -45,11 +35,28 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('f') => Action::ToggleFollow,
         KeyCode::Char('r') => Action::Reload,
         KeyCode::Char('g') => Action::NewSeed,
+        KeyCode::Char('p') => Action::ToggleBaked,
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         _ => return None,
     };
     Some(action)
+}
+
+/// The key a press means, the same for every screen: nothing for a
+/// release, letters in lower case (so either case means the same), and
+/// Ctrl+C as Esc, which quits everywhere.
+pub(super) fn pressed(key: KeyEvent) -> Option<KeyCode> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+        return Some(KeyCode::Esc);
+    }
+    Some(match key.code {
+        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
+        other => other,
+    })
 }
 
 /// Key help: (keys, what they do), for the overlay; letters are shown in
@@ -75,6 +82,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("f", "follow the creature on / off"),
     ("r", "reload creature and terrain files"),
     ("g", "generate: new terrain seed"),
+    ("p", "baked spider: a played clip, no IK (feet float) / IK"),
     ("?", "this help"),
     ("q/Esc", "quit"),
 ];
@@ -86,7 +94,7 @@ pub const WALKING_NOTE: &str = "Letter keys work in either case. Terminals repor
      lasts as long as you hold.";
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use ratatui::crossterm::event::KeyEventState;
 
@@ -112,7 +120,12 @@ mod tests {
 
     /// Every single-letter key [`KEYS`] lists, sorted.
     fn help_letters() -> Vec<char> {
-        let mut letters: Vec<char> = KEYS
+        letters_listed(KEYS)
+    }
+
+    /// Every single-letter key a help list names, sorted.
+    pub(in crate::tui) fn letters_listed(keys: &[(&str, &str)]) -> Vec<char> {
+        let mut letters: Vec<char> = keys
             .iter()
             .flat_map(|(keys, _)| keys.split(['/', ' ']))
             .filter(|k| k.chars().count() == 1)
@@ -143,7 +156,7 @@ mod tests {
             .filter(|c| action_for(key(KeyCode::Char(*c))).is_some())
             .collect();
         assert_eq!(help_letters(), acting);
-        assert_eq!(acting.iter().collect::<String>(), "abdfghijkloqrsvwx");
+        assert_eq!(acting.iter().collect::<String>(), "abdfghijklopqrsvwx");
     }
 
     #[test]
@@ -165,6 +178,7 @@ mod tests {
             ('f', Action::ToggleFollow),
             ('r', Action::Reload),
             ('g', Action::NewSeed),
+            ('p', Action::ToggleBaked),
             ('q', Action::Quit),
         ];
         for (c, action) in cases {
@@ -173,7 +187,7 @@ mod tests {
             }
         }
         // Kept free for later features.
-        for c in ['n', 'N', 'p', 'P', '0', '1', '9', '[', ']'] {
+        for c in ['n', 'N', '0', '1', '9', '[', ']'] {
             assert_eq!(action_for(key(KeyCode::Char(c))), None, "{c}");
         }
         assert_eq!(action_for(key(KeyCode::Tab)), None);

@@ -1,18 +1,23 @@
-//! The terminal viewer: an event loop that turns keys into actions, runs the
-//! simulation's due fixed steps, and draws. No simulation logic lives here.
+//! The terminal screens: the viewer and the lab. One event loop serves both:
+//! it turns keys into actions, runs the screen's due fixed steps, and draws.
+//! No simulation logic lives here.
 
 mod app;
 mod input;
+mod lab;
+mod lab_ui;
 mod ui;
 
 use std::io;
 use std::time::{Duration, Instant};
 
-use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::{self, Event, KeyEvent};
+use ratatui::{DefaultTerminal, Frame};
 
 pub use app::{Action, App, HISTORY, LoadError, Notice, Sources, Timings, sanitize};
 pub use input::{KEYS, WALKING_NOTE, action_for};
+pub use lab::{LAB_KEYS, LAB_NOTE, LabAction, LabApp, RATES, lab_action_for, solver_line};
+pub use lab_ui::{LAB_MIN_HEIGHT, LAB_MIN_WIDTH, draw_lab};
 pub use ui::{MIN_HEIGHT, MIN_WIDTH, copy_grid, copy_half_blocks, draw, ink_style};
 
 /// Time between frames while running: 60 frames per second.
@@ -22,11 +27,74 @@ const IDLE_FRAME: Duration = Duration::from_millis(250);
 /// Weight of the newest sample in the smoothed timings.
 const SMOOTHING: f64 = 0.1;
 
+/// What the event loop needs of a screen.
+trait Screen {
+    /// Advances real time by `elapsed` seconds; returns the steps run.
+    fn advance(&mut self, elapsed: f64) -> u64;
+    /// Handles one key.
+    fn key(&mut self, key: KeyEvent);
+    /// Draws the screen.
+    fn draw(&self, frame: &mut Frame<'_>);
+    /// Whether the user asked to leave.
+    fn quit(&self) -> bool;
+    /// Whether the screen is paused (idle: fewer frames).
+    fn paused(&self) -> bool;
+    /// Where the smoothed real-time figures go.
+    fn timings(&mut self) -> &mut Timings;
+}
+
+/// A screen whose state has `advance`, `handle`, `quit`, `paused` and
+/// `timings` as [`App`] and [`LabApp`] do, with its key map and draw function.
+macro_rules! screen {
+    ($state:ty, $keys:path, $draw:path) => {
+        impl Screen for $state {
+            fn advance(&mut self, elapsed: f64) -> u64 {
+                u64::from(<$state>::advance(self, elapsed))
+            }
+
+            fn key(&mut self, key: KeyEvent) {
+                if let Some(action) = $keys(key) {
+                    self.handle(action);
+                }
+            }
+
+            fn draw(&self, frame: &mut Frame<'_>) {
+                $draw(frame, self);
+            }
+
+            fn quit(&self) -> bool {
+                self.quit
+            }
+
+            fn paused(&self) -> bool {
+                self.paused
+            }
+
+            fn timings(&mut self) -> &mut Timings {
+                &mut self.timings
+            }
+        }
+    };
+}
+
+screen!(App, action_for, draw);
+screen!(LabApp, lab_action_for, draw_lab);
+
 /// Runs the viewer until the user quits. The terminal is restored on return,
 /// on error, and (through ratatui's hook) on panic.
 pub fn run(app: App) -> io::Result<()> {
+    run_screen(app)
+}
+
+/// Runs the lab screen until the user quits; the terminal is restored as
+/// by [`run`].
+pub fn run_lab(app: LabApp) -> io::Result<()> {
+    run_screen(app)
+}
+
+fn run_screen(screen: impl Screen) -> io::Result<()> {
     let mut terminal = ratatui::try_init()?;
-    let result = event_loop(&mut terminal, app);
+    let result = event_loop(&mut terminal, screen);
     ratatui::restore();
     result
 }
@@ -39,7 +107,7 @@ fn smooth(old: f64, new: f64) -> f64 {
     }
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
+fn event_loop(terminal: &mut DefaultTerminal, mut screen: impl Screen) -> io::Result<()> {
     let mut last = Instant::now();
     // Frames are due on a fixed cadence rather than a budget from each
     // frame's start, so a wake-up that comes late is made up next frame.
@@ -48,26 +116,23 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
         let frame_start = Instant::now();
         let elapsed = frame_start.duration_since(last).as_secs_f64();
         last = frame_start;
-        let steps_before = app.world.metrics().steps;
-        app.advance(elapsed);
-        let steps = app.world.metrics().steps - steps_before;
-        if elapsed > 0.0 && !app.paused {
-            app.timings.steps_per_second =
-                smooth(app.timings.steps_per_second, steps as f64 / elapsed);
-            app.timings.frame_ms = smooth(app.timings.frame_ms, elapsed * 1000.0);
+        let steps = screen.advance(elapsed);
+        if elapsed > 0.0 && !screen.paused() {
+            let timings = screen.timings();
+            timings.steps_per_second = smooth(timings.steps_per_second, steps as f64 / elapsed);
+            timings.frame_ms = smooth(timings.frame_ms, elapsed * 1000.0);
         }
         let render_start = Instant::now();
-        terminal.draw(|frame| draw(frame, &app))?;
-        app.timings.render_ms = smooth(
-            app.timings.render_ms,
-            render_start.elapsed().as_secs_f64() * 1000.0,
-        );
-        if app.quit {
+        terminal.draw(|frame| screen.draw(frame))?;
+        let render_ms = render_start.elapsed().as_secs_f64() * 1000.0;
+        let timings = screen.timings();
+        timings.render_ms = smooth(timings.render_ms, render_ms);
+        if screen.quit() {
             return Ok(());
         }
         // Wait for input until the next frame is due; every key is handled as
         // soon as it comes, and simulation time keeps accruing meanwhile.
-        let budget = if app.paused { IDLE_FRAME } else { FRAME };
+        let budget = if screen.paused() { IDLE_FRAME } else { FRAME };
         deadline += budget;
         if deadline < Instant::now() {
             // Fell behind (a slow frame, a suspended terminal): start afresh.
@@ -79,13 +144,11 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             }
             match event::read()? {
                 Event::Key(key) => {
-                    if let Some(action) = action_for(key) {
-                        app.handle(action);
-                    }
-                    if app.quit {
+                    screen.key(key);
+                    if screen.quit() {
                         return Ok(());
                     }
-                    if app.paused {
+                    if screen.paused() {
                         // Show the effect of a key at once while idle.
                         break;
                     }

@@ -8,10 +8,10 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Sparkline, Widget, Wrap};
 
-use super::app::{App, sanitize};
+use super::app::{App, Notice, sanitize};
 use super::input::{KEYS, WALKING_NOTE};
 use crate::creature::LegPhase;
-use crate::render::{Grid, Ink, ViewKind, render_pixels, render_view};
+use crate::render::{BakedFigure, Grid, Ink, ViewKind, render_pixels, render_view, render_walker};
 
 /// Smallest terminal the viewer draws into.
 pub const MIN_WIDTH: u16 = 40;
@@ -24,62 +24,129 @@ const STATS_MIN_TERMINAL_WIDTH: u16 = 96;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
-    let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        let text = format!(
-            "skitter needs at least {MIN_WIDTH}x{MIN_HEIGHT}; this terminal is {}x{}. Enlarge it, or q to quit.",
-            area.width, area.height
-        );
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    let chrome = Chrome {
+        name: "skitter",
+        min: (MIN_WIDTH, MIN_HEIGHT),
+        notice: app.notice.as_ref(),
+        hints: HINTS,
+        help: app
+            .show_help
+            .then_some(((KEYS, WALKING_NOTE), 5, " keys (? to close) ")),
+    };
+    draw_screen(frame, &chrome, |frame, main| {
+        if main.width >= STATS_MIN_TERMINAL_WIDTH {
+            let [views, stats] =
+                Layout::horizontal([Constraint::Min(1), Constraint::Length(STATS_WIDTH)])
+                    .areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_stats(frame, stats, app);
+        } else {
+            let [views, status] =
+                Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
+            draw_views(frame.buffer_mut(), views, app);
+            draw_status(frame, status, status_line(app));
+        }
+    });
+}
+
+/// What every screen has around its content: its name and smallest size
+/// (for the too-small message), the notice, the hint bar and the help
+/// overlay when it is up (its keys and note, spare rows and title).
+pub(super) struct Chrome<'a> {
+    pub name: &'a str,
+    pub min: (u16, u16),
+    pub notice: Option<&'a Notice>,
+    pub hints: &'a [(&'a str, &'a str)],
+    pub help: Option<HelpText<'a>>,
+}
+
+/// The help overlay's (keys, note), spare rows and title.
+pub(super) type HelpText<'a> = ((&'a [(&'a str, &'a str)], &'a str), u16, &'a str);
+
+/// Draws a screen: the too-small message if it is, else `body` in the main
+/// area, then the notice, the hint bar and the help overlay.
+pub(super) fn draw_screen(
+    frame: &mut Frame<'_>,
+    chrome: &Chrome<'_>,
+    body: impl FnOnce(&mut Frame<'_>, Rect),
+) {
+    if too_small(frame, chrome.name, chrome.min) {
         return;
     }
-    let notice_height = u16::from(app.notice.is_some());
-    let [main, notice, hints] = Layout::vertical([
-        Constraint::Min(1),
-        Constraint::Length(notice_height),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    if area.width >= STATS_MIN_TERMINAL_WIDTH {
-        let [views, stats] =
-            Layout::horizontal([Constraint::Min(1), Constraint::Length(STATS_WIDTH)]).areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        draw_stats(frame, stats, app);
-    } else {
-        let [views, status] =
-            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
-        draw_views(frame.buffer_mut(), views, app);
-        frame.render_widget(
-            Paragraph::new(status_line(app)).style(Style::new().fg(Color::Gray)),
-            status,
-        );
-    }
-    if let Some(n) = &app.notice {
-        let style = if n.is_error {
-            Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD)
-        } else {
-            Style::new().fg(Color::LightGreen)
-        };
-        frame.render_widget(Paragraph::new(n.text.as_str()).style(style), notice);
-    }
-    frame.render_widget(hint_bar(area.width), hints);
-    if app.show_help {
-        draw_help(frame, area);
+    let area = frame.area();
+    let [main, notice, hints] = screen_areas(area, chrome.notice.is_some());
+    body(frame, main);
+    draw_notice(frame, notice, chrome.notice);
+    frame.render_widget(hint_bar(chrome.hints, area.width), hints);
+    if let Some((text, spare, title)) = chrome.help {
+        draw_help(frame, area, text, spare, title);
     }
 }
 
-fn draw_views(buf: &mut Buffer, area: Rect, app: &App) {
-    let views = app.visible_views();
-    if views.len() == 1 {
-        draw_view(buf, area, app, views[0]);
+/// Says the terminal is too small for `name` if it is under `min` (width,
+/// height), and returns whether it was.
+fn too_small(frame: &mut Frame<'_>, name: &str, min: (u16, u16)) -> bool {
+    let area = frame.area();
+    if area.width >= min.0 && area.height >= min.1 {
+        return false;
+    }
+    let text = format!(
+        "{name} needs at least {}x{}; this terminal is {}x{}. Enlarge it, or q to quit.",
+        min.0, min.1, area.width, area.height
+    );
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+    true
+}
+
+/// A screen's main area, its notice line (empty without a notice) and its
+/// hint bar.
+fn screen_areas(area: Rect, notice: bool) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(u16::from(notice)),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+/// One grey status line, for terminals too narrow for a side panel.
+pub(super) fn draw_status(frame: &mut Frame<'_>, area: Rect, text: String) {
+    frame.render_widget(
+        Paragraph::new(text).style(Style::new().fg(Color::Gray)),
+        area,
+    );
+}
+
+/// The message for the user, red and bold when it reports a problem.
+fn draw_notice(frame: &mut Frame<'_>, area: Rect, notice: Option<&Notice>) {
+    let Some(n) = notice else {
         return;
+    };
+    let style = if n.is_error {
+        Style::new()
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD)
+    } else {
+        Style::new().fg(Color::LightGreen)
+    };
+    frame.render_widget(Paragraph::new(n.text.as_str()).style(style), area);
+}
+
+/// Where `count` views go in `area`: all of it for one, quarters for more
+/// (the overview's four).
+pub(super) fn view_areas(area: Rect, count: usize) -> Vec<Rect> {
+    if count <= 1 {
+        return vec![area];
     }
     let [top, bottom] = Layout::vertical([Constraint::Ratio(1, 2); 2]).areas(area);
     let [a, b] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(top);
     let [c, d] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(bottom);
-    for (rect, view) in [a, b, c, d].into_iter().zip(views) {
+    vec![a, b, c, d]
+}
+
+fn draw_views(buf: &mut Buffer, area: Rect, app: &App) {
+    let views = app.visible_views();
+    for (rect, view) in view_areas(area, views.len()).into_iter().zip(views) {
         draw_view(buf, rect, app, view);
     }
 }
@@ -88,8 +155,9 @@ fn draw_view(buf: &mut Buffer, area: Rect, app: &App, view: ViewKind) {
     let follow = if app.camera.follow { "" } else { " (fixed)" };
     let paused = if app.paused { " PAUSED" } else { "" };
     let hires = if app.hires { " hi-res" } else { "" };
+    let baked = if app.baked.is_some() { " BAKED" } else { "" };
     let title = format!(
-        " {} view  zoom {:.2}{follow}{hires}{paused} ",
+        " {} view  zoom {:.2}{follow}{hires}{baked}{paused} ",
         view.name(),
         app.camera.clamped_zoom()
     );
@@ -99,7 +167,27 @@ fn draw_view(buf: &mut Buffer, area: Rect, app: &App, view: ViewKind) {
     let inner = block.inner(area);
     block.render(area, buf);
     let (width, height) = (inner.width as usize, inner.height as usize);
-    if app.hires {
+    if let Some(baked) = &app.baked {
+        let figure = BakedFigure {
+            pose: baked.pose(),
+            half_size: app.world.spec().body.size * 0.5,
+        };
+        let rows = if app.hires { 2 * height } else { height };
+        let grid = render_walker(
+            app.world.terrain(),
+            &figure,
+            view,
+            &app.camera,
+            width,
+            rows,
+            app.hires,
+        );
+        if app.hires {
+            copy_half_blocks(&grid, inner, buf);
+        } else {
+            copy_grid(&grid, inner, buf);
+        }
+    } else if app.hires {
         let pixels = render_pixels(&app.world, view, &app.camera, width, 2 * height);
         copy_half_blocks(&pixels, inner, buf);
     } else {
@@ -174,11 +262,16 @@ pub fn ink_style(ink: Ink) -> Style {
     }
 }
 
+fn centimetres(metres: f32) -> String {
+    format!("{:.1} cm", metres * 100.0)
+}
+
 fn millimetres(metres: f32) -> String {
     format!("{:.2} mm", metres * 1000.0)
 }
 
-fn label(name: &str, value: String) -> Line<'static> {
+/// A stats line: a grey name column, then the value.
+pub(super) fn label(name: &str, value: String) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!("{name:<9}"), Style::new().fg(Color::DarkGray)),
         Span::raw(value),
@@ -240,88 +333,128 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             format!("{:.1} m", m.odometer.first().copied().unwrap_or(0.0)),
         ),
     ];
-    if spec.body.speed > spec.speed_cap() {
-        // The gait cannot carry the file's speed: say what it walks at.
-        lines.push(label(
-            "capped",
-            format!(
-                "{:.2} m/s (file asks {:.2})",
-                spec.speed_cap(),
-                spec.body.speed
-            ),
-        ));
-    }
-    lines.extend([
-        label(
-            "height",
-            format!("{:.3} m  tilt {:.1}°", m.last.body_height, m.last.tilt_deg),
-        ),
-        label(
-            "lifted",
-            format!(
-                "{lifted} of {} (max {})",
-                spec.legs.len(),
-                spec.gait.max_lifted
-            ),
-        ),
-        label(
-            "slip max",
-            format!(
-                "{}  gait viol {}",
-                millimetres(m.foot_slip_max),
-                m.gait_violations
-            ),
-        ),
-        label(
-            "IK",
-            format!(
-                "{:.1} it  err {}",
-                m.last.ik_iterations_mean,
-                millimetres(m.last.ik_error_max)
-            ),
-        ),
-        label(
-            "motion",
-            format!(
-                "max {:.1} m/s²  {:.0}°/s",
-                m.motion.body_accel_max, m.motion.tilt_rate_max
-            ),
-        ),
-        label(
-            "balance",
-            if m.motion.last_margin.is_nan() {
+    if let Some(baked) = &app.baked {
+        // The baked spider's own figures replace the IK creature's: it has
+        // no solver, no gait rule, no balance, only a clip and its feet.
+        lines.truncate(3);
+        lines[2] = label("mode", "baked: no rays, no IK".into());
+        let clip = baked.clip();
+        let feet = baked.feet();
+        let body = baked.pose().body;
+        lines.extend([
+            label(
+                "clip",
                 format!(
-                    "<3 down  unstable {:.1}%",
-                    100.0 * m.motion.unstable_fraction()
-                )
-            } else {
+                    "{:.2} s at {:.2} m/s, flat",
+                    clip.frames.len() as f32 * clip.dt,
+                    clip.speed
+                ),
+            ),
+            label(
+                "speed",
                 format!(
-                    "{:+.3} m  unstable {:.1}%",
-                    m.motion.last_margin,
-                    100.0 * m.motion.unstable_fraction()
-                )
-            },
-        ),
-        Line::from(Span::styled(
-            " leg          state it    error",
-            Style::new().fg(Color::DarkGray),
-        )),
-    ]);
-    for (leg, leg_spec) in creature.legs.iter().zip(&spec.legs) {
-        let state = match leg.phase {
-            LegPhase::Grounded => Span::styled("down ", Style::new().fg(Color::Indexed(46))),
-            LegPhase::Swinging { .. } => Span::styled("air  ", Style::new().fg(Color::Indexed(51))),
-        };
-        let name: String = sanitize(&leg_spec.name).chars().take(12).collect();
-        lines.push(Line::from(vec![
-            Span::raw(format!(" {name:<12} ")),
-            state,
-            Span::raw(format!(
-                "{:>3} {:>9}",
-                leg.report.iterations,
-                millimetres(leg.report.error)
+                    "{:.2} m/s  throttle {:+.0}%",
+                    body.velocity.length(),
+                    app.throttle * 100.0
+                ),
+            ),
+            label("foot gap", format!("now {}", centimetres(feet.gap_now))),
+            label(
+                "",
+                format!(
+                    "max {}  mean {}",
+                    centimetres(feet.gap_max),
+                    centimetres(feet.gap_mean() as f32)
+                ),
+            ),
+            label("slip max", centimetres(feet.slip_max)),
+        ]);
+    } else {
+        if spec.body.speed > spec.speed_cap() {
+            // The gait cannot carry the file's speed: say what it walks at.
+            lines.push(label(
+                "capped",
+                format!(
+                    "{:.2} m/s (file asks {:.2})",
+                    spec.speed_cap(),
+                    spec.body.speed
+                ),
+            ));
+        }
+        lines.extend([
+            label(
+                "height",
+                format!("{:.3} m  tilt {:.1}°", m.last.body_height, m.last.tilt_deg),
+            ),
+            label(
+                "lifted",
+                format!(
+                    "{lifted} of {} (max {})",
+                    spec.legs.len(),
+                    spec.gait.max_lifted
+                ),
+            ),
+            label(
+                "slip max",
+                format!(
+                    "{}  gait viol {}",
+                    millimetres(m.foot_slip_max),
+                    m.gait_violations
+                ),
+            ),
+            label(
+                "IK",
+                format!(
+                    "{:.1} it  err {}",
+                    m.last.ik_iterations_mean,
+                    millimetres(m.last.ik_error_max)
+                ),
+            ),
+            label(
+                "motion",
+                format!(
+                    "max {:.1} m/s²  {:.0}°/s",
+                    m.motion.body_accel_max, m.motion.tilt_rate_max
+                ),
+            ),
+            label(
+                "balance",
+                if m.motion.last_margin.is_nan() {
+                    format!(
+                        "<3 down  unstable {:.1}%",
+                        100.0 * m.motion.unstable_fraction()
+                    )
+                } else {
+                    format!(
+                        "{:+.3} m  unstable {:.1}%",
+                        m.motion.last_margin,
+                        100.0 * m.motion.unstable_fraction()
+                    )
+                },
+            ),
+            Line::from(Span::styled(
+                " leg          state it    error",
+                Style::new().fg(Color::DarkGray),
             )),
-        ]));
+        ]);
+        for (leg, leg_spec) in creature.legs.iter().zip(&spec.legs) {
+            let state = match leg.phase {
+                LegPhase::Grounded => Span::styled("down ", Style::new().fg(Color::Indexed(46))),
+                LegPhase::Swinging { .. } => {
+                    Span::styled("air  ", Style::new().fg(Color::Indexed(51)))
+                }
+            };
+            let name: String = sanitize(&leg_spec.name).chars().take(12).collect();
+            lines.push(Line::from(vec![
+                Span::raw(format!(" {name:<12} ")),
+                state,
+                Span::raw(format!(
+                    "{:>3} {:>9}",
+                    leg.report.iterations,
+                    millimetres(leg.report.error)
+                )),
+            ]));
+        }
     }
     // The gait diagram: one row per leg, time running left to right, a bar
     // while the foot is down.
@@ -376,17 +509,26 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 .collect()
         };
         let iterations = tail(&app.iterations_history, 10.0);
-        let errors = tail(&app.error_history, 1e6);
+        // The baked spider has no IK: its second line is the feet's gap.
+        let (errors, error_title) = if app.baked.is_some() {
+            (tail(&app.error_history, 1e3), "foot gap (max, mm)")
+        } else {
+            (tail(&app.error_history, 1e6), "IK error (max, µm)")
+        };
         frame.render_widget(
             Sparkline::default()
-                .block(Block::new().title("IK iterations (mean)"))
+                .block(Block::new().title(if app.baked.is_some() {
+                    "IK iterations (none: baked)"
+                } else {
+                    "IK iterations (mean)"
+                }))
                 .data(&iterations)
                 .style(Style::new().fg(Color::Indexed(220))),
             a,
         );
         frame.render_widget(
             Sparkline::default()
-                .block(Block::new().title("IK error (max, µm)"))
+                .block(Block::new().title(error_title))
                 .data(&errors)
                 .style(Style::new().fg(Color::Indexed(196))),
             b,
@@ -417,24 +559,28 @@ fn status_line(app: &App) -> String {
     )
 }
 
-fn hint_bar(width: u16) -> Paragraph<'static> {
-    const HINTS: &[(&str, &str)] = &[
-        ("?", "help"),
-        ("w/s", "speed"),
-        ("a/d", "turn"),
-        ("x", "stop"),
-        ("space", "pause"),
-        ("i", "solver"),
-        ("v", "view"),
-        ("o", "split"),
-        ("+/-", "zoom"),
-        ("hjkl", "pan"),
-        ("f", "follow"),
-        ("q", "quit"),
-    ];
+/// The viewer's hint bar, most useful keys first.
+const HINTS: &[(&str, &str)] = &[
+    ("?", "help"),
+    ("w/s", "speed"),
+    ("a/d", "turn"),
+    ("x", "stop"),
+    ("space", "pause"),
+    ("i", "solver"),
+    ("v", "view"),
+    ("o", "split"),
+    ("+/-", "zoom"),
+    ("hjkl", "pan"),
+    ("f", "follow"),
+    ("q", "quit"),
+    ("p", "baked"),
+];
+
+/// A bar of (key, what) hints, as many as fit in `width` columns.
+fn hint_bar(hints: &[(&str, &str)], width: u16) -> Paragraph<'static> {
     let mut spans = Vec::new();
     let mut used = 0usize;
-    for (key, what) in HINTS {
+    for (key, what) in hints {
         let len = key.chars().count() + what.chars().count() + 3;
         if used + len > width as usize {
             break;
@@ -449,9 +595,18 @@ fn hint_bar(width: u16) -> Paragraph<'static> {
     Paragraph::new(Line::from(spans))
 }
 
-fn draw_help(frame: &mut Frame<'_>, area: Rect) {
+/// The key help overlay: one line per (keys, what), then `note`, in a box
+/// titled `title` over the middle of `area`, with `spare` rows beyond one a
+/// line for the border and the note's wrapping.
+fn draw_help(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    (keys, note): (&[(&str, &str)], &str),
+    spare: u16,
+    title: &str,
+) {
     let width = area.width.saturating_sub(4).min(78);
-    let mut lines: Vec<Line> = KEYS
+    let mut lines: Vec<Line> = keys
         .iter()
         .map(|(keys, what)| {
             Line::from(vec![
@@ -461,8 +616,8 @@ fn draw_help(frame: &mut Frame<'_>, area: Rect) {
         })
         .collect();
     lines.push(Line::raw(""));
-    lines.push(Line::raw(format!(" {WALKING_NOTE}")));
-    let height = (lines.len() as u16 + 5).min(area.height.saturating_sub(2));
+    lines.push(Line::raw(format!(" {note}")));
+    let height = (lines.len() as u16 + spare).min(area.height.saturating_sub(2));
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
@@ -473,7 +628,7 @@ fn draw_help(frame: &mut Frame<'_>, area: Rect) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" keys (? to close) ")),
+            .block(Block::bordered().title(title.to_string())),
         popup,
     );
 }
