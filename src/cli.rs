@@ -153,6 +153,25 @@ pub struct SceneArgs {
     /// Solver for every leg: fabrik, gradient, two-bone, ccd, jacobian-transpose or dls.
     #[arg(long, short = 's')]
     pub solver: Option<SolverKind>,
+    /// Scene file: a terrain and several kinds of creature, each with a
+    /// count, where they start and optionally a drive script (see
+    /// scenes/zoo.toml). Replaces --creature and --terrain.
+    #[arg(long, conflicts_with_all = ["creature", "terrain"])]
+    pub scene: Option<String>,
+    /// Threads to step the creatures on (default: every core). The
+    /// trajectory and figures are the same for any count.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl SceneArgs {
+    /// Threads asked for, or one per core.
+    pub fn threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            usize::from,
+        )
+    }
 }
 
 /// A drive script, from a file or inline.
@@ -173,6 +192,8 @@ impl SceneArgs {
             creature: "spider".into(),
             terrain: "hills".into(),
             solver: None,
+            scene: None,
+            threads: None,
         }
     }
 }
@@ -219,8 +240,9 @@ struct HeadlessArgs {
     steps: Option<u64>,
     #[command(flatten)]
     drive: DriveArgs,
-    /// Copies of the creature, spread over the terrain.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// Copies of the creature, spread over the terrain (not with --scene,
+    /// which says how many of each kind).
+    #[arg(long, default_value_t = 1, conflicts_with = "scene", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
     /// Write one JSON line per step (poses, feet, IK reports) to this file
     /// (never one of the run's input files).
@@ -458,8 +480,20 @@ fn open_lab_screen(args: &LabArgs) -> Result<(), Failure> {
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
-    let (creature, mut warnings) = load_creature_with_warnings(&args.scene.creature)?;
-    let (terrain, terrain_warnings) = load_terrain_with_warnings(&args.scene.terrain)?;
+    let scene = args
+        .scene
+        .scene
+        .as_deref()
+        .map(config::load_scene)
+        .transpose()?;
+    let (creature, mut warnings) = match &scene {
+        Some(scene) => (scene.kinds[0].creature.clone(), Vec::new()),
+        None => load_creature_with_warnings(&args.scene.creature)?,
+    };
+    let (terrain, terrain_warnings) = match &scene {
+        Some(scene) => (scene.terrain.clone(), Vec::new()),
+        None => load_terrain_with_warnings(&args.scene.terrain)?,
+    };
     warnings.extend(terrain_warnings);
     for warning in warnings {
         to_stderr(&warning.to_string());
@@ -486,6 +520,8 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
         length,
         script,
         count: args.count as usize,
+        scene,
+        threads: args.scene.threads(),
     };
     let mut trace_file = match &args.trace {
         Some(path) => Some(BufWriter::new(File::create(path).map_err(|e| {
@@ -546,6 +582,7 @@ fn refuse_to_overwrite_inputs(trace: &str, args: &HeadlessArgs) -> Result<(), Fa
             Some(&args.scene.terrain).filter(|a| config::is_path(a)),
         ),
         ("script", args.drive.script.as_ref()),
+        ("scene", args.scene.scene.as_ref()),
     ];
     for (what, input) in inputs {
         if let Some(input) = input
@@ -638,6 +675,8 @@ mod tests {
             length: Some(RunLength::Steps(1)),
             script: None,
             count: 1,
+            scene: None,
+            threads: 1,
         };
         headless::run(&run, None).unwrap()
     }

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::config::{Script, steps_for};
+use crate::config::{Scene, Script, steps_for};
 use crate::creature::{CreatureSpec, LegPhase};
 use crate::ik::SolverKind;
-use crate::sim::{Command, Summary, Timeline, World};
+use crate::sim::{Command, Spawn, Summary, ThreadsError, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
 
 /// How long to run.
@@ -49,6 +49,12 @@ pub struct HeadlessRun {
     pub script: Option<Script>,
     /// Copies of the creature.
     pub count: usize,
+    /// A scene to run instead of `count` copies of `creature` on `terrain`:
+    /// its kinds with their own scripts and solvers (`solver` and `script`
+    /// then apply to the kinds that have none of their own).
+    pub scene: Option<Scene>,
+    /// Threads to step the creatures on (the figures do not depend on it).
+    pub threads: usize,
 }
 
 /// Why a headless run could not start or finish.
@@ -60,49 +66,124 @@ pub enum HeadlessError {
     /// Writing the trace failed.
     #[error("cannot write the trace: {0}")]
     Trace(#[from] std::io::Error),
+    /// The simulation threads could not start.
+    #[error(transparent)]
+    Threads(#[from] ThreadsError),
 }
 
 impl HeadlessRun {
-    /// Checks that every requested solver can pose every leg.
-    fn check_solvers(&self) -> Result<(), HeadlessError> {
-        if let Some(kind) = self.solver {
-            self.creature
-                .check_solver(kind, "--solver")
-                .map_err(HeadlessError::Solver)?;
+    /// The kinds of creature this run holds: the scene's, or the one
+    /// creature; with the script each follows, if it has one of its own.
+    fn kinds(&self) -> Vec<(&CreatureSpec, Option<&Script>)> {
+        match &self.scene {
+            Some(scene) => scene
+                .kinds
+                .iter()
+                .map(|kind| (&kind.creature, kind.script.as_ref()))
+                .collect(),
+            None => vec![(&self.creature, None)],
         }
-        for kind in self.script.iter().flat_map(Script::solvers) {
-            self.creature
-                .check_solver(kind, "the script")
-                .map_err(HeadlessError::Solver)?;
+    }
+
+    /// Checks that every requested solver can pose every leg of the kinds
+    /// it applies to.
+    fn check_solvers(&self) -> Result<(), HeadlessError> {
+        for (creature, own_script) in self.kinds() {
+            if let Some(kind) = self.solver {
+                creature
+                    .check_solver(kind, "--solver")
+                    .map_err(HeadlessError::Solver)?;
+            }
+            if own_script.is_none() {
+                for kind in self.script.iter().flat_map(Script::solvers) {
+                    creature
+                        .check_solver(kind, "the script")
+                        .map_err(HeadlessError::Solver)?;
+                }
+            }
         }
         Ok(())
     }
 
-    /// What drives the run, and how many steps it lasts.
-    fn timeline(&self, dt: f32) -> (Timeline, u64) {
+    /// The world at its start: every creature placed, solvers set.
+    fn world(&self) -> Result<World, HeadlessError> {
+        let (terrain, spawns) = match &self.scene {
+            Some(scene) => (
+                &scene.terrain,
+                scene
+                    .kinds
+                    .iter()
+                    .map(|kind| Spawn {
+                        spec: kind.creature.clone(),
+                        spots: kind.spots.clone(),
+                    })
+                    .collect(),
+            ),
+            None => (
+                &self.terrain,
+                vec![Spawn::grid(
+                    self.creature.clone(),
+                    self.count.max(1),
+                    glam::Vec2::ZERO,
+                    0.0,
+                )],
+            ),
+        };
+        let terrain = Arc::new(Heightfield::generate(terrain));
+        let mut world = World::from_spawns(terrain, spawns).with_threads(self.threads)?;
+        if let Some(kind) = self.solver {
+            // Checked by `check_solvers`: every leg supports it.
+            let _ = world.apply(Command::SetSolver(kind));
+        }
+        for (index, kind) in self.scene.iter().flat_map(|s| &s.kinds).enumerate() {
+            if let Some(solver) = kind.solver {
+                // The scene loader checked it against this kind's legs.
+                let _ = world.apply_to_kind(index, Command::SetSolver(solver));
+            }
+        }
+        Ok(world)
+    }
+
+    /// What drives each kind, and how many steps the run lasts.
+    fn timelines(&self, dt: f32) -> (Vec<Timeline>, u64) {
         // Through whole microseconds, like script items, so `--seconds 4`
         // and a 4 s script are the same number of steps. The cast saturates
         // (negative or NaN gives 0 steps).
         let to_steps = |seconds: f64| steps_for((seconds * 1e6).round() as u64, dt);
-        let timeline = match &self.script {
-            Some(script) => Timeline::from_script(script, dt),
-            None => Timeline::constant(Command::Drive {
-                forward: 1.0,
-                turn: 0.0,
-            }),
-        };
-        let natural = match self.script {
-            Some(_) => timeline.end(),
-            None => to_steps(DEFAULT_SECONDS),
+        let kinds = self.kinds();
+        let timelines: Vec<Timeline> = kinds
+            .iter()
+            .map(|(_, own)| match own.or(self.script.as_ref()) {
+                Some(script) => Timeline::from_script(script, dt),
+                None => Timeline::constant(Command::Drive {
+                    forward: 1.0,
+                    turn: 0.0,
+                }),
+            })
+            .collect();
+        let scripted = kinds
+            .iter()
+            .any(|(_, own)| own.is_some() || self.script.is_some());
+        // A scripted run lasts as long as its longest script.
+        let natural = if scripted {
+            kinds
+                .iter()
+                .zip(&timelines)
+                .filter(|((_, own), _)| own.is_some() || self.script.is_some())
+                .map(|(_, timeline)| timeline.end())
+                .max()
+                .unwrap_or(0)
+        } else {
+            to_steps(DEFAULT_SECONDS)
         };
         let total = match self.length {
             None => natural,
             Some(RunLength::Steps(n)) => n,
-            Some(RunLength::Seconds(s)) if self.script.is_some() => natural.min(to_steps(s)),
+            Some(RunLength::Seconds(s)) if scripted => natural.min(to_steps(s)),
             Some(RunLength::Seconds(s)) => to_steps(s),
             Some(RunLength::StepsWithin { steps, seconds }) => steps.min(to_steps(seconds)),
         };
-        (timeline, total)
+        (timelines, total)
     }
 }
 
@@ -119,17 +200,14 @@ pub fn run_with_trace_every(
     every: NonZeroU64,
 ) -> Result<Summary, HeadlessError> {
     spec.check_solvers()?;
-    let terrain = Arc::new(Heightfield::generate(&spec.terrain));
-    let mut world = World::new(terrain, spec.creature.clone(), spec.count);
-    if let Some(kind) = spec.solver {
-        // Checked above: every leg supports it.
-        let _ = world.apply(Command::SetSolver(kind));
-    }
-    let (mut timeline, total) = spec.timeline(world.dt());
+    let mut world = spec.world()?;
+    let (mut timelines, total) = spec.timelines(world.dt());
     let started = Instant::now();
     for _ in 0..total {
-        // Checked above: scripted solvers fit every leg, so nothing is refused.
-        let _ = timeline.apply_due(&mut world);
+        for (kind, timeline) in timelines.iter_mut().enumerate() {
+            // Checked above: scripted solvers fit every leg, so nothing is refused.
+            let _ = timeline.apply_due_to_kind(&mut world, kind);
+        }
         world.step();
         if let Some(out) = trace
             .as_deref_mut()
@@ -143,7 +221,9 @@ pub fn run_with_trace_every(
     if let Some(out) = trace {
         out.flush()?;
     }
-    Ok(world.summary(started.elapsed().as_secs_f64()))
+    let mut summary = world.summary(started.elapsed().as_secs_f64());
+    summary.scene = spec.scene.as_ref().map(|scene| scene.name.clone());
+    Ok(summary)
 }
 
 /// Most foot slip a good run shows (metres): a planted foot moving more

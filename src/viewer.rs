@@ -52,8 +52,10 @@ pub fn run(scene: &SceneArgs, script: Option<Script>, baked: bool) -> Result<(),
     let sources = Sources {
         creature: scene.creature.clone(),
         terrain: scene.terrain.clone(),
+        scene: scene.scene.clone(),
     };
     let mut app = App::load(sources, scene.solver).map_err(|e| Failure::BadInput(e.to_string()))?;
+    app.set_threads(scene.threads());
     if let Some(script) = &script {
         for kind in script.solvers() {
             app.world

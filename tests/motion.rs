@@ -34,6 +34,8 @@ fn drive(creature: CreatureSpec, terrain: TerrainSpec, script: &str) -> Summary 
         length: None,
         script: Some(parse_script("drive", script).unwrap()),
         count: 1,
+        scene: None,
+        threads: 1,
     };
     headless::run(&run, None).unwrap()
 }

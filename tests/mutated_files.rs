@@ -234,6 +234,8 @@ fn run_five_seconds(creature: CreatureSpec, terrain: TerrainSpec) -> Summary {
         length: Some(RunLength::Seconds(5.0)),
         script: None,
         count: 1,
+        scene: None,
+        threads: 1,
     };
     headless::run(&run, None).expect("a validated creature runs")
 }

@@ -47,6 +47,8 @@ fn every_shipped_creature_walks_every_shipped_terrain_cleanly() {
                 length: None,
                 script: Some(script.clone()),
                 count: 1,
+                scene: None,
+                threads: 1,
             };
             let s = headless::run(&run, None).unwrap();
             let wanted_displacement = 0.5 * f64::from(speed * script.driven_seconds());
@@ -278,6 +280,8 @@ fn walking_far_past_the_extent_made_at_start_stays_clean() {
         length: Some(RunLength::Seconds(20.0)),
         script: None,
         count: 1,
+        scene: None,
+        threads: 1,
     };
     let s = headless::run(&run, None).unwrap();
     assert_eq!(s.nan_count, 0);
@@ -295,6 +299,8 @@ fn headless_trace_has_a_line_per_step() {
         length: Some(RunLength::Steps(50)),
         script: Some(parse_script("t", "forward 0.2s, solver gradient, left 1s").unwrap()),
         count: 2,
+        scene: None,
+        threads: 1,
     };
     let mut buffer = Vec::new();
     let summary = headless::run(&run, Some(&mut buffer)).unwrap();
@@ -325,6 +331,8 @@ fn headless_refuses_a_solver_that_cannot_pose_the_legs() {
         length: Some(RunLength::Steps(10)),
         script: None,
         count: 1,
+        scene: None,
+        threads: 1,
     };
     let err = headless::run(&run, None).unwrap_err().to_string();
     assert!(
@@ -364,6 +372,8 @@ fn precision_does_not_depend_on_how_far_the_creature_walked() {
         length: Some(RunLength::Seconds(3000.0)),
         script: None,
         count: 1,
+        scene: None,
+        threads: 1,
     };
     let s = headless::run(&run, None).unwrap();
     assert!(s.displacement > 2000.0, "{s:?}");

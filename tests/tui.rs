@@ -15,6 +15,7 @@ fn app() -> App {
     let sources = Sources {
         creature: "spider".into(),
         terrain: "hills".into(),
+        scene: None,
     };
     App::new(default_creature(), default_terrain(), sources, None)
 }
@@ -145,6 +146,7 @@ fn names_from_files_cannot_inject_escape_sequences() {
     let sources = Sources {
         creature: "evil.toml".into(),
         terrain: "hills".into(),
+        scene: None,
     };
     let app = App::new(creature, default_terrain(), sources, None);
     let text = frame(&app, 120, 40);
@@ -296,6 +298,8 @@ fn a_script_played_in_the_viewer_matches_the_same_script_headless() {
         length: None,
         script: Some(script.clone()),
         count: 1,
+        scene: None,
+        threads: 1,
     };
     let headless = headless::run(&run, None).unwrap();
 
@@ -330,6 +334,7 @@ fn the_top_view_draws_the_support_polygon_and_the_centre_over_it() {
     let sources = Sources {
         creature: "hexapod".into(),
         terrain: "flat".into(),
+        scene: None,
     };
     let terrain = skitter::config::load_terrain("flat").unwrap();
     let app = App::new(spec, terrain, sources, None);

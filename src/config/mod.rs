@@ -8,6 +8,7 @@ mod buttons;
 mod creature;
 mod error;
 mod fields;
+mod scene;
 mod script;
 mod terrain;
 
@@ -19,6 +20,7 @@ pub use creature::{
     parse_creature_with_warnings,
 };
 pub use error::{ConfigError, Source, Warning};
+pub use scene::{MAX_SCENE_CREATURES, MAX_SCENE_OFFSET, Scene, SceneKind, load_scene, parse_scene};
 pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
 pub use terrain::{parse_terrain, parse_terrain_with_warnings};
 

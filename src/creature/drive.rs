@@ -42,8 +42,14 @@ impl Creature {
         };
         let spec = Arc::clone(&self.spec);
         let body_spec = &spec.body;
-        let mut speed_command = finite_or_zero(self.input.forward) * self.walk_speed;
-        let mut turn_command = finite_or_zero(self.input.turn) * body_spec.turn_rate;
+        let mut throttle = finite_or_zero(self.input.forward);
+        if throttle > 0.0 {
+            throttle *= finite_or_zero(self.crowding.throttle).max(0.0);
+        }
+        let rudder =
+            finite_or_zero(finite_or_zero(self.input.turn) + finite_or_zero(self.crowding.turn));
+        let mut speed_command = throttle * self.walk_speed;
+        let mut turn_command = rudder * body_spec.turn_rate;
         // Walking and turning at once, the outer feet move faster than
         // either alone; both give way so no foot outruns the gait.
         let feet = speed_command.abs() + turn_command.abs() * self.rest_radius;

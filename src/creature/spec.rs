@@ -386,6 +386,15 @@ impl CreatureSpec {
             .fold(0.0, f32::max)
     }
 
+    /// How far around its centre (across the ground, metres) the creature
+    /// takes up room: its farthest rest foot, or its body's half length if
+    /// that is more. Two creatures closer than their two radii have their
+    /// feet among each other's.
+    pub fn footprint_radius(&self) -> f32 {
+        self.rest_radius()
+            .max(self.body.size.x.max(self.body.size.z) * 0.5)
+    }
+
     /// The longest leg reach (used to size rays and placement spacing).
     pub fn max_reach(&self) -> f32 {
         self.legs.iter().map(LegSpec::reach).fold(0.0, f32::max)

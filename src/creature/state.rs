@@ -44,6 +44,26 @@ pub struct DriveInput {
     pub turn: f32,
 }
 
+/// How the creatures around this one ask it to give way, set by the world
+/// before each step: its throttle is scaled down and its rudder turned away
+/// so it does not walk through them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Crowding {
+    /// Share of a forward throttle kept, in [0, 1] (1: nobody in the way).
+    pub throttle: f32,
+    /// Rudder added, in [-1, 1] (positive turns left).
+    pub turn: f32,
+}
+
+impl Default for Crowding {
+    fn default() -> Self {
+        Crowding {
+            throttle: 1.0,
+            turn: 0.0,
+        }
+    }
+}
+
 /// What happened during one creature step, for the metrics.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct StepEvents {
@@ -68,6 +88,8 @@ pub struct Creature {
     pub legs: Vec<Leg>,
     /// Current driver input.
     pub input: DriveInput,
+    /// How the creatures around it ask it to give way (the world's).
+    pub crowding: Crowding,
     pub(super) start: Body,
     /// Offset of this creature's local frame from the world origin: positions
     /// here stay small however far it walks.
@@ -156,6 +178,7 @@ impl Creature {
             body,
             legs: Vec::with_capacity(spec.legs.len()),
             input: DriveInput::default(),
+            crowding: Crowding::default(),
             start: body,
             origin,
             walk_speed: spec.walk_speed(),
@@ -212,6 +235,7 @@ impl Creature {
     pub fn reset(&mut self, terrain: &Heightfield) {
         self.body = self.start;
         self.input = DriveInput::default();
+        self.crowding = Crowding::default();
         self.motion = BodyMotion::default();
         self.next_group = 0;
         self.stability_wait = 0.0;

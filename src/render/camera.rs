@@ -83,7 +83,7 @@ const NEAR: f32 = 0.1;
 impl Camera {
     /// The world point the views centre on.
     pub fn focus(&self, world: &World) -> Vec3 {
-        self.focus_on(world.creatures().first().map(|c| c.body.position))
+        self.focus_on(world.followed_creature().map(|c| c.body.position))
     }
 
     /// The point the views centre on when `subject` is what they follow:
@@ -157,12 +157,11 @@ pub fn flat_heading(forward: Vec3) -> Vec3 {
 }
 
 impl Framing {
-    /// The viewer's framing of `world`: the camera's focus, the first
+    /// The viewer's framing of `world`: the camera's focus, the followed
     /// creature's heading, 14 cells a metre.
     pub fn of_world(camera: &Camera, world: &World) -> Framing {
         let heading = world
-            .creatures()
-            .first()
+            .followed_creature()
             .map_or(Vec3::X, |c| flat_heading(c.body.forward()));
         Framing::following(camera.focus(world), heading)
     }

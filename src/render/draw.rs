@@ -93,10 +93,9 @@ fn render(
         return grid;
     }
     let projection = Projection::new(view, camera, world, width, height, row_height);
-    // Everything is drawn in the first creature's frame (the camera's).
+    // Everything is drawn in the followed creature's frame (the camera's).
     let frame = world
-        .creatures()
-        .first()
+        .followed_creature()
         .map(|c| c.origin())
         .unwrap_or_default();
     let spacing = world.terrain().spacing();

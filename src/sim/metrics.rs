@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::motion::MotionFigures;
+use super::motion::{MotionFigures, MotionMemory};
 use crate::creature::{Creature, StepEvents};
 use crate::terrain::Heightfield;
 
@@ -70,6 +70,51 @@ impl LogHistogram {
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
+
+    /// A histogram with no bins yet, to swap in while the real one is
+    /// cleared (it must not be added to).
+    fn unallocated() -> Self {
+        LogHistogram {
+            counts: Vec::new(),
+            total: 0,
+        }
+    }
+
+    /// Adds another histogram's counts.
+    pub fn merge(&mut self, other: &LogHistogram) {
+        if other.total == 0 {
+            return;
+        }
+        for (count, more) in self.counts.iter_mut().zip(&other.counts) {
+            *count += more;
+        }
+        self.total += other.total;
+    }
+
+    /// Forgets every value, keeping the bins' storage.
+    pub fn clear(&mut self) {
+        self.counts.fill(0);
+        self.total = 0;
+    }
+}
+
+/// What the metrics remember of one creature between steps: its path length
+/// and its previous poses. Kept beside the creature rather than inside
+/// [`Metrics`], so chunks of creatures can be measured in parallel.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CreatureTrack {
+    /// Path length of the body so far, metres.
+    pub odometer: f64,
+    /// The previous steps, for rates and accelerations.
+    pub(super) motion: MotionMemory,
+}
+
+impl CreatureTrack {
+    /// Forgets the previous poses (after a teleport such as a reset), keeping
+    /// the path length.
+    pub fn forget(&mut self) {
+        self.motion.forget();
+    }
 }
 
 /// The larger of two figures, NaN if either is: a maximum over a run that
@@ -130,8 +175,6 @@ pub struct Metrics {
     pub nan_count: u64,
     /// Leg solves whose bone lengths the simulation had to repair.
     pub ik_repairs: u64,
-    /// Path length of every creature.
-    pub odometer: Vec<f64>,
     /// How the motion looks: accelerations, rates, stability, crossings.
     pub motion: MotionFigures,
     /// The latest step, for live display.
@@ -156,8 +199,13 @@ pub struct StepFigures {
 }
 
 impl Metrics {
-    /// Empty metrics for `creatures` creatures.
-    pub fn new(creatures: usize) -> Self {
+    /// Empty metrics.
+    pub fn new() -> Self {
+        Metrics::with_parts(LogHistogram::default(), MotionFigures::new())
+    }
+
+    /// Empty metrics around a histogram and motion figures (already empty).
+    fn with_parts(ik_errors: LogHistogram, motion: MotionFigures) -> Self {
         Metrics {
             steps: 0,
             foot_steps: 0,
@@ -167,7 +215,7 @@ impl Metrics {
             foot_gap_max: 0.0,
             penetration_max: 0.0,
             ik_error_max: 0.0,
-            ik_errors: LogHistogram::default(),
+            ik_errors,
             ik_iterations: 0,
             ik_solves: 0,
             bone_error_max: 0.0,
@@ -177,8 +225,7 @@ impl Metrics {
             tilt_error_max_deg: 0.0,
             nan_count: 0,
             ik_repairs: 0,
-            odometer: vec![0.0; creatures],
-            motion: MotionFigures::new(creatures),
+            motion,
             last: StepFigures::default(),
             step_iterations: 0,
             step_solves: 0,
@@ -203,29 +250,28 @@ impl Metrics {
         }
     }
 
-    /// Records one creature's state after a step of `dt` seconds.
+    /// Records one creature's state after a step of `dt` seconds, against
+    /// what its `track` remembers of the previous steps. `first` marks the
+    /// creature whose figures the live display shows (it also starts a new
+    /// step's live figures).
     pub fn observe(
         &mut self,
-        index: usize,
+        first: bool,
         creature: &Creature,
+        track: &mut CreatureTrack,
         events: &StepEvents,
         terrain: &Heightfield,
         dt: f32,
     ) {
-        self.motion.observe(index, creature, dt, terrain.spacing());
+        self.motion
+            .observe(first, creature, &mut track.motion, dt, terrain.spacing());
         let terrain = &terrain.at(creature.origin());
-        let first = index == 0;
-        if first {
-            self.last = StepFigures::default();
-        }
         self.foot_steps += u64::from(events.touchdowns);
         self.gait_violations += u64::from(events.gait_violation);
         self.ik_repairs += u64::from(events.ik_repairs);
         self.max_lifted_seen = self.max_lifted_seen.max(events.lifted);
         self.last.lifted += events.lifted;
-        if let Some(odometer) = self.odometer.get_mut(index) {
-            *odometer += f64::from(events.travelled);
-        }
+        track.odometer += f64::from(events.travelled);
 
         let body = &creature.body;
         if !(body.position.is_finite() && body.orientation.is_finite()) {
@@ -282,13 +328,71 @@ impl Metrics {
         }
         self.ik_iterations += iterations;
         self.ik_solves += creature.legs.len() as u64;
-        if first {
-            self.step_iterations = 0;
-            self.step_solves = 0;
-        }
         self.step_iterations += iterations;
         self.step_solves += creature.legs.len() as u64;
         self.last.ik_iterations_mean = self.step_iterations as f32 / self.step_solves.max(1) as f32;
+    }
+
+    /// Forgets the step's figures before a chunk of creatures is measured
+    /// into this tally (keeping the storage); `steps` is the caller's.
+    pub(super) fn clear_tally(&mut self) {
+        // Both parts keep their storage: a world clears a tally per chunk of
+        // creatures every step.
+        let mut ik_errors = std::mem::replace(&mut self.ik_errors, LogHistogram::unallocated());
+        ik_errors.clear();
+        let mut motion = std::mem::take(&mut self.motion);
+        motion.clear();
+        *self = Metrics::with_parts(ik_errors, motion);
+    }
+
+    /// Adds a tally's figures: one chunk of creatures, measured apart over
+    /// the same step. Counts and sums add and extremes combine, so merging
+    /// the chunks in a fixed order gives the same figures however many
+    /// threads measured them. `other_has_first` says the tally holds the
+    /// creature the live display follows; its step figures become `last`,
+    /// and every tally's step totals add into it.
+    pub(super) fn merge_step(&mut self, other: &Metrics, other_has_first: bool) {
+        self.foot_steps += other.foot_steps;
+        self.gait_violations += other.gait_violations;
+        self.max_lifted_seen = self.max_lifted_seen.max(other.max_lifted_seen);
+        self.foot_slip_max = max_or_nan(self.foot_slip_max, other.foot_slip_max);
+        self.foot_gap_max = max_or_nan(self.foot_gap_max, other.foot_gap_max);
+        self.penetration_max = max_or_nan(self.penetration_max, other.penetration_max);
+        self.ik_error_max = max_or_nan(self.ik_error_max, other.ik_error_max);
+        self.ik_errors.merge(&other.ik_errors);
+        self.ik_iterations += other.ik_iterations;
+        self.ik_solves += other.ik_solves;
+        self.bone_error_max = max_or_nan(self.bone_error_max, other.bone_error_max);
+        self.body_height_min = min_or_nan(self.body_height_min, other.body_height_min);
+        self.body_height_sum += other.body_height_sum;
+        self.body_height_samples += other.body_height_samples;
+        self.tilt_error_max_deg = max_or_nan(self.tilt_error_max_deg, other.tilt_error_max_deg);
+        self.nan_count += other.nan_count;
+        self.ik_repairs += other.ik_repairs;
+        self.motion.merge(&other.motion, other_has_first);
+        if other_has_first {
+            self.last.body_height = other.last.body_height;
+            self.last.tilt_deg = other.last.tilt_deg;
+        }
+        self.last.lifted += other.last.lifted;
+        self.last.ik_error_max = max_or_nan(self.last.ik_error_max, other.last.ik_error_max);
+        self.step_iterations += other.step_iterations;
+        self.step_solves += other.step_solves;
+        self.last.ik_iterations_mean = self.step_iterations as f32 / self.step_solves.max(1) as f32;
+    }
+
+    /// Starts a step's live figures (`last`), which the step's tallies then
+    /// add into.
+    pub(super) fn begin_step(&mut self) {
+        self.last = StepFigures::default();
+        self.step_iterations = 0;
+        self.step_solves = 0;
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
     }
 }
 
@@ -375,6 +479,15 @@ pub struct Summary {
     pub wall_seconds: f64,
     /// Mean real time per world step, microseconds.
     pub step_micros_mean: f64,
+    /// Simulated seconds per wall-clock second (1.0: real time).
+    pub realtime_factor: f64,
+    /// The scene file's name, for a run of a scene.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scene: Option<String>,
+    /// With several kinds of creature, each kind's own figures (the fields
+    /// above are over all of them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<Summary>,
 }
 
 #[cfg(test)]

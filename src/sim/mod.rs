@@ -11,7 +11,7 @@ mod world;
 
 pub use clock::FixedStep;
 pub use command::{Command, CommandError};
-pub use metrics::{LogHistogram, Metrics, Summary};
-pub use motion::MotionFigures;
+pub use metrics::{CreatureTrack, LogHistogram, Metrics, Summary};
+pub use motion::{MotionFigures, MotionMemory};
 pub use timeline::{Cue, Timeline};
-pub use world::{DEFAULT_DT, World};
+pub use world::{DEFAULT_DT, Kind, Spawn, ThreadsError, World};

@@ -12,9 +12,11 @@ use crate::creature::{Creature, LEG_GAP, LegPhase, leg_enters_body, legs_cross, 
 use crate::geometry::ConvexHull;
 use crate::terrain::GridOrigin;
 
-/// What one creature looked like in the previous steps.
+/// What one creature looked like in the previous steps: kept beside the
+/// creature (see [`super::CreatureTrack`]), so creatures can be measured in
+/// parallel chunks.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Memory {
+pub struct MotionMemory {
     /// Steps remembered (0, 1 or 2); a reset forgets them.
     depth: u8,
     origin: GridOrigin,
@@ -23,6 +25,14 @@ struct Memory {
     up: Vec3,
     ends: Vec<Vec3>,
     grounded: Vec<bool>,
+}
+
+impl MotionMemory {
+    /// Forgets the previous steps (after a teleport such as a reset, whose
+    /// jump is not motion).
+    pub fn forget(&mut self) {
+        self.depth = 0;
+    }
 }
 
 /// The motion figures of a run (maxima and counts over every creature).
@@ -51,14 +61,19 @@ pub struct MotionFigures {
     /// Latest stability margin of the first creature (NaN when it had fewer
     /// than three feet down), for live display.
     pub last_margin: f32,
-    memory: Vec<Memory>,
     hull: ConvexHull,
     projected: Vec<Vec2>,
 }
 
+impl Default for MotionFigures {
+    fn default() -> Self {
+        MotionFigures::new()
+    }
+}
+
 impl MotionFigures {
-    /// Empty figures for `creatures` creatures.
-    pub fn new(creatures: usize) -> Self {
+    /// Empty figures.
+    pub fn new() -> Self {
         MotionFigures {
             body_accel_max: 0.0,
             tilt_rate_max: 0.0,
@@ -70,7 +85,6 @@ impl MotionFigures {
             leg_crossings: 0,
             leg_body_intersections: 0,
             last_margin: f32::NAN,
-            memory: vec![Memory::default(); creatures],
             hull: ConvexHull::default(),
             projected: Vec::new(),
         }
@@ -86,17 +100,47 @@ impl MotionFigures {
         }
     }
 
-    /// Forgets every creature's previous steps (after a teleport such as a
-    /// reset, whose jump is not motion).
-    pub fn forget(&mut self) {
-        for memory in &mut self.memory {
-            memory.depth = 0;
+    /// Forgets the figures, keeping the scratch storage.
+    pub fn clear(&mut self) {
+        let hull = std::mem::take(&mut self.hull);
+        let projected = std::mem::take(&mut self.projected);
+        *self = MotionFigures {
+            hull,
+            projected,
+            ..MotionFigures::new()
+        };
+    }
+
+    /// Adds another tally's figures (a chunk of creatures measured apart):
+    /// maxima, minima and counts, so the order of merging does not matter.
+    /// The live margin comes from whichever tally saw the first creature.
+    pub fn merge(&mut self, other: &MotionFigures, other_has_first: bool) {
+        self.body_accel_max = max_or_nan(self.body_accel_max, other.body_accel_max);
+        self.tilt_rate_max = max_or_nan(self.tilt_rate_max, other.tilt_rate_max);
+        self.foot_speed_max = max_or_nan(self.foot_speed_max, other.foot_speed_max);
+        self.touchdown_speed_max = max_or_nan(self.touchdown_speed_max, other.touchdown_speed_max);
+        self.stability_margin_min =
+            min_or_nan(self.stability_margin_min, other.stability_margin_min);
+        self.supported_steps += other.supported_steps;
+        self.unstable_steps += other.unstable_steps;
+        self.leg_crossings += other.leg_crossings;
+        self.leg_body_intersections += other.leg_body_intersections;
+        if other_has_first {
+            self.last_margin = other.last_margin;
         }
     }
 
-    /// Records creature `index` after a step of `dt` seconds on a terrain of
-    /// grid `spacing`.
-    pub fn observe(&mut self, index: usize, creature: &Creature, dt: f32, spacing: f32) {
+    /// Records a creature after a step of `dt` seconds on a terrain of grid
+    /// `spacing`, against its `memory` of the previous steps; `first` marks
+    /// the creature whose margin the live display shows.
+    pub fn observe(
+        &mut self,
+        first: bool,
+        creature: &Creature,
+        memory: &mut MotionMemory,
+        dt: f32,
+        spacing: f32,
+    ) {
         let body = &creature.body;
         let half = creature.spec().body.size * 0.5;
         if creature
@@ -125,13 +169,10 @@ impl MotionFigures {
             self.unstable_steps += u64::from(margin < 0.0);
             self.stability_margin_min = min_or_nan(self.stability_margin_min, margin);
         }
-        if index == 0 {
+        if first {
             self.last_margin = margin.unwrap_or(f32::NAN);
         }
 
-        let Some(memory) = self.memory.get_mut(index) else {
-            return;
-        };
         if memory.depth > 0 {
             // The creature's frame may have moved by whole cells since.
             let origin = creature.origin();

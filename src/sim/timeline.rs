@@ -80,11 +80,29 @@ impl Timeline {
     /// returns the commands applied and the first refusal, if any (the rest
     /// still apply).
     pub fn apply_due(&mut self, world: &mut World) -> (usize, Result<(), CommandError>) {
+        self.apply_due_with(world, |world, command| world.apply(command))
+    }
+
+    /// [`Timeline::apply_due`] for the creatures of one kind only: a scene
+    /// drives each kind by its own script.
+    pub fn apply_due_to_kind(
+        &mut self,
+        world: &mut World,
+        kind: usize,
+    ) -> (usize, Result<(), CommandError>) {
+        self.apply_due_with(world, |world, command| world.apply_to_kind(kind, command))
+    }
+
+    fn apply_due_with(
+        &mut self,
+        world: &mut World,
+        apply: impl Fn(&mut World, Command) -> Result<(), CommandError>,
+    ) -> (usize, Result<(), CommandError>) {
         let now = world.metrics().steps;
         let mut applied = 0;
         let mut outcome = Ok(());
         while let Some(cue) = self.cues.get(self.next).filter(|c| c.step <= now) {
-            let result = world.apply(cue.command);
+            let result = apply(world, cue.command);
             if outcome.is_ok() {
                 outcome = result;
             }

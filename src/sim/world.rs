@@ -1,16 +1,26 @@
-//! The world: a terrain and its creatures, advanced by a fixed step.
+//! The world: a terrain and its creatures, of one kind or several, advanced
+//! by a fixed step, in parallel when it has threads to use.
 
+use std::ops::Range;
 use std::sync::Arc;
 
-use glam::{Vec2, Vec3};
+use glam::{DVec2, Vec2, Vec3};
+use rayon::prelude::*;
 
+use super::metrics::CreatureTrack;
 use super::{Command, CommandError, Metrics, Summary};
-use crate::creature::{Creature, CreatureSpec, DriveInput};
-use crate::ik::{Chain, SolverKind};
+use crate::creature::{Creature, CreatureSpec, Crowding, DriveInput};
+use crate::ik::SolverKind;
 use crate::terrain::{GridOrigin, Heightfield};
 
 /// The default step: 1/120 s.
 pub const DEFAULT_DT: f32 = 1.0 / 120.0;
+
+/// Creatures stepped and measured together: one thread's unit of work and
+/// one tally of figures. A fixed size (not a share of the threads), so the
+/// tallies merge in the same order, and the figures come out the same to
+/// the bit, however many threads step them.
+const CHUNK: usize = 32;
 
 /// How far around a creature (metres along x and z) its rays and metrics may
 /// look: the terrain there is cached before each step.
@@ -20,37 +30,104 @@ fn reach_radius(spec: &CreatureSpec) -> f32 {
     3.0 * spec.max_reach() + body + lead + 4.0 * spec.body.height + 1.0
 }
 
-/// A terrain and the creatures walking on it.
-///
-/// Deterministic: the same terrain, creature, spawn count and command
-/// sequence give the same trajectory, step for step. Nothing inside a step
-/// reads a clock, iterates an unordered container, or depends on threads.
-#[derive(Debug)]
-pub struct World {
-    terrain: Arc<Heightfield>,
-    spec: Arc<CreatureSpec>,
-    creatures: Vec<Creature>,
-    dt: f32,
-    metrics: Metrics,
+/// Where the creatures of one kind start.
+#[derive(Debug, Clone)]
+pub struct Spawn {
+    /// What they are.
+    pub spec: CreatureSpec,
+    /// Each one's world (x, z) and heading (radians, 0 = +X,
+    /// counter-clockwise seen from above).
+    pub spots: Vec<(Vec2, f32)>,
 }
 
-impl World {
-    /// A world with `count` copies of the creature, spaced on a square grid
-    /// around the world's origin, all facing +X.
-    pub fn new(terrain: Arc<Heightfield>, spec: CreatureSpec, count: usize) -> World {
-        let spec = Arc::new(spec);
-        let rest = Creature::rest_chains(&spec);
-        let count = count.max(1);
+impl Spawn {
+    /// `count` creatures of `spec` on a square grid centred on world (x, z) =
+    /// `centre`, spaced so their legs cannot meet, all facing `heading`.
+    pub fn grid(spec: CreatureSpec, count: usize, centre: Vec2, heading: f32) -> Spawn {
         let spacing = 2.0 * spec.max_reach() + spec.body.size.x.max(spec.body.size.z) + 0.5;
-        let side = (count as f32).sqrt().ceil() as usize;
-        let spots: Vec<(Vec2, f32)> = (0..count)
+        let side = (count as f32).sqrt().ceil().max(1.0) as usize;
+        let spots = (0..count)
             .map(|i| {
                 let cell = Vec2::new((i % side) as f32, (i / side) as f32)
                     - Vec2::splat((side - 1) as f32 * 0.5);
-                (cell * spacing, 0.0)
+                (centre + cell * spacing, heading)
             })
             .collect();
-        World::spawning(terrain, spec, rest, &spots)
+        Spawn { spec, spots }
+    }
+}
+
+/// One kind of creature in a world: its description, which creatures are
+/// of it, and their figures.
+#[derive(Debug)]
+pub struct Kind {
+    spec: Arc<CreatureSpec>,
+    creatures: Range<usize>,
+    metrics: Metrics,
+    reach_radius: f32,
+}
+
+impl Kind {
+    /// What creatures of this kind are.
+    pub fn spec(&self) -> &Arc<CreatureSpec> {
+        &self.spec
+    }
+
+    /// Their indices in [`World::creatures`] (consecutive).
+    pub fn creatures(&self) -> Range<usize> {
+        self.creatures.clone()
+    }
+
+    /// Figures over creatures of this kind only.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+}
+
+/// A run of creatures of one kind stepped as one unit of work.
+#[derive(Debug, Clone)]
+struct Chunk {
+    creatures: Range<usize>,
+    kind: usize,
+}
+
+/// A terrain and the creatures walking on it.
+///
+/// Deterministic: the same terrain, creatures, spawn spots and command
+/// sequence give the same trajectory and figures, step for step, with one
+/// thread or many. Nothing inside a step reads a clock or iterates an
+/// unordered container; creatures are stepped in fixed chunks whose figures
+/// merge in chunk order.
+#[derive(Debug)]
+pub struct World {
+    terrain: Arc<Heightfield>,
+    kinds: Vec<Kind>,
+    creatures: Vec<Creature>,
+    tracks: Vec<CreatureTrack>,
+    chunks: Vec<Chunk>,
+    tallies: Vec<Metrics>,
+    dt: f32,
+    metrics: Metrics,
+    followed: usize,
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+/// Why a world could not get the threads it was asked for.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start {threads} simulation threads: {source}")]
+pub struct ThreadsError {
+    threads: usize,
+    source: rayon::ThreadPoolBuildError,
+}
+
+impl World {
+    /// A world with `count` copies of the creature (at least one), spaced on
+    /// a square grid around the world's origin, all facing +X.
+    pub fn new(terrain: Arc<Heightfield>, spec: CreatureSpec, count: usize) -> World {
+        World::from_spawns(
+            terrain,
+            vec![Spawn::grid(spec, count.max(1), Vec2::ZERO, 0.0)],
+        )
     }
 
     /// A world with one creature standing at world (x, z) = `at`, facing
@@ -61,36 +138,124 @@ impl World {
         at: Vec2,
         heading: f32,
     ) -> World {
-        let spec = Arc::new(spec);
-        let rest = Creature::rest_chains(&spec);
-        World::spawning(terrain, spec, rest, &[(at, heading)])
+        World::from_spawns(
+            terrain,
+            vec![Spawn {
+                spec,
+                spots: vec![(at, heading)],
+            }],
+        )
     }
 
-    /// A world with a creature at each (position, heading) of `spots`.
-    fn spawning(
-        mut terrain: Arc<Heightfield>,
-        spec: Arc<CreatureSpec>,
-        rest: Arc<[Chain]>,
-        spots: &[(Vec2, f32)],
-    ) -> World {
-        let radius = reach_radius(&spec);
+    /// A world with the creatures of every spawn, kind after kind in the
+    /// given order. Each kind's rest pose is solved once and shared.
+    pub fn from_spawns(mut terrain: Arc<Heightfield>, spawns: Vec<Spawn>) -> World {
         let field = Arc::make_mut(&mut terrain);
-        for (at, _) in spots {
-            field.prepare_around(GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), radius);
+        let mut kinds = Vec::with_capacity(spawns.len());
+        let mut creatures = Vec::with_capacity(spawns.iter().map(|s| s.spots.len()).sum());
+        let mut chunks = Vec::new();
+        for (kind, spawn) in spawns.into_iter().enumerate() {
+            let spec = Arc::new(spawn.spec);
+            let rest = Creature::rest_chains(&spec);
+            let radius = reach_radius(&spec);
+            let start = creatures.len();
+            for (at, heading) in &spawn.spots {
+                field.prepare_around(GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), radius);
+                creatures.push(Creature::spawn(
+                    spec.clone(),
+                    rest.clone(),
+                    field,
+                    at.x,
+                    at.y,
+                    *heading,
+                ));
+            }
+            let end = creatures.len();
+            for first in (start..end).step_by(CHUNK) {
+                chunks.push(Chunk {
+                    creatures: first..(first + CHUNK).min(end),
+                    kind,
+                });
+            }
+            kinds.push(Kind {
+                spec,
+                creatures: start..end,
+                metrics: Metrics::new(),
+                reach_radius: radius,
+            });
         }
-        let creatures = spots
-            .iter()
-            .map(|(at, heading)| {
-                Creature::spawn(spec.clone(), rest.clone(), &terrain, at.x, at.y, *heading)
-            })
-            .collect();
         World {
             terrain,
-            spec,
+            tracks: vec![CreatureTrack::default(); creatures.len()],
+            tallies: chunks.iter().map(|_| Metrics::new()).collect(),
+            chunks,
+            kinds,
             creatures,
             dt: DEFAULT_DT,
-            metrics: Metrics::new(spots.len()),
+            metrics: Metrics::new(),
+            followed: 0,
+            pool: None,
         }
+    }
+
+    /// Steps the creatures on `threads` threads (1: on the caller's thread).
+    /// The trajectory and figures are the same whatever the count.
+    pub fn with_threads(mut self, threads: usize) -> Result<World, ThreadsError> {
+        self.pool = if threads <= 1 {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("skitter-sim-{i}"))
+                .build()
+                .map_err(|source| ThreadsError { threads, source })?;
+            Some(Arc::new(pool))
+        };
+        Ok(self)
+    }
+
+    /// The thread pool this world steps on (none: the caller's thread), to
+    /// share with a world built to replace it.
+    pub fn pool(&self) -> Option<&Arc<rayon::ThreadPool>> {
+        self.pool.as_ref()
+    }
+
+    /// Steps the creatures on `pool` (none: on the caller's thread).
+    pub fn with_pool(mut self, pool: Option<Arc<rayon::ThreadPool>>) -> World {
+        self.set_pool(pool);
+        self
+    }
+
+    /// Steps the creatures on `pool` from now on (none: on the caller's
+    /// thread); the figures do not depend on it.
+    pub fn set_pool(&mut self, pool: Option<Arc<rayon::ThreadPool>>) {
+        self.pool = pool;
+    }
+
+    /// Where every creature started, kind by kind: the spawns that would
+    /// build this world again (on other ground, say).
+    pub fn spawns(&self) -> Vec<Spawn> {
+        let spacing = self.terrain.spacing();
+        self.kinds
+            .iter()
+            .map(|kind| Spawn {
+                spec: (*kind.spec).clone(),
+                spots: self.creatures[kind.creatures.clone()]
+                    .iter()
+                    .map(|c| {
+                        let [x, _, z] = c.to_world_f64(spacing, c.start().position);
+                        (Vec2::new(x as f32, z as f32), c.start().heading())
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Threads the world steps its creatures on.
+    pub fn threads(&self) -> usize {
+        self.pool
+            .as_ref()
+            .map_or(1, |pool| pool.current_num_threads())
     }
 
     /// Changes the step length (seconds); only sensible before the first step.
@@ -116,9 +281,24 @@ impl World {
         &self.terrain
     }
 
-    /// The creature description every creature here shares.
+    /// The description of the followed creature's kind (the only kind, in a
+    /// world of one).
     pub fn spec(&self) -> &Arc<CreatureSpec> {
-        &self.spec
+        &self.kinds[self.kind_of(self.followed)].spec
+    }
+
+    /// The kinds of creature, in spawn order.
+    pub fn kinds(&self) -> &[Kind] {
+        &self.kinds
+    }
+
+    /// Which kind creature `index` is (the last kind for an index past the
+    /// end, so a world with no creatures still answers).
+    pub fn kind_of(&self, index: usize) -> usize {
+        self.kinds
+            .iter()
+            .position(|kind| kind.creatures.contains(&index))
+            .unwrap_or(self.kinds.len().saturating_sub(1))
     }
 
     /// The creatures.
@@ -132,6 +312,27 @@ impl World {
         &mut self.creatures
     }
 
+    /// What the metrics remember of each creature (its path length).
+    pub fn tracks(&self) -> &[CreatureTrack] {
+        &self.tracks
+    }
+
+    /// The creature whose figures the live step figures
+    /// ([`Metrics::last`]) show, and the viewer follows.
+    pub fn followed(&self) -> usize {
+        self.followed
+    }
+
+    /// The followed creature (none in a world without creatures).
+    pub fn followed_creature(&self) -> Option<&Creature> {
+        self.creatures.get(self.followed)
+    }
+
+    /// Follows creature `index` (wrapped into range).
+    pub fn follow(&mut self, index: usize) {
+        self.followed = index.checked_rem(self.creatures.len()).unwrap_or(0);
+    }
+
     /// Caches the terrain within `radius` metres of world point `centre`
     /// (along x and z), for whatever else walks on this world's ground (the
     /// viewer's baked spider); creatures get theirs cached by [`World::step`].
@@ -139,47 +340,60 @@ impl World {
         Arc::make_mut(&mut self.terrain).prepare_around(GridOrigin::default(), centre, radius);
     }
 
-    /// Figures so far.
+    /// Figures so far, over every creature.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }
 
-    /// The solver most legs of the first creature use.
+    /// The solver most legs of the followed creature use.
     pub fn solver(&self) -> SolverKind {
         self.creatures
-            .first()
-            .map_or(self.spec.solver.kind, Creature::solver)
+            .get(self.followed)
+            .map_or(self.spec().solver.kind, Creature::solver)
     }
 
     /// Carries out a command for every creature.
     pub fn apply(&mut self, command: Command) -> Result<(), CommandError> {
+        self.apply_to(0..self.creatures.len(), command)
+    }
+
+    /// Carries out a command for the creatures of kind `kind` only (a scene
+    /// drives each kind by its own script).
+    pub fn apply_to_kind(&mut self, kind: usize, command: Command) -> Result<(), CommandError> {
+        match self.kinds.get(kind) {
+            Some(kind) => self.apply_to(kind.creatures.clone(), command),
+            None => Ok(()),
+        }
+    }
+
+    fn apply_to(&mut self, range: Range<usize>, command: Command) -> Result<(), CommandError> {
+        let (creatures, tracks) = (&mut self.creatures[range.clone()], &mut self.tracks[range]);
         match command {
             Command::Drive { forward, turn } => {
-                let input = DriveInput {
-                    forward: if forward.is_finite() {
-                        forward.clamp(-1.0, 1.0)
+                let clamp = |v: f32| {
+                    if v.is_finite() {
+                        v.clamp(-1.0, 1.0)
                     } else {
                         0.0
-                    },
-                    turn: if turn.is_finite() {
-                        turn.clamp(-1.0, 1.0)
-                    } else {
-                        0.0
-                    },
+                    }
                 };
-                for creature in &mut self.creatures {
+                let input = DriveInput {
+                    forward: clamp(forward),
+                    turn: clamp(turn),
+                };
+                for creature in creatures {
                     creature.input = input;
                 }
             }
             Command::Stop => {
-                for creature in &mut self.creatures {
+                for creature in creatures {
                     creature.input = DriveInput::default();
                 }
             }
             Command::SetSolver(kind) => {
                 let mut refused = 0;
                 let mut legs = 0;
-                for creature in &mut self.creatures {
+                for creature in creatures {
                     refused += creature.set_solver(kind);
                     legs += creature.legs.len();
                 }
@@ -192,10 +406,10 @@ impl World {
                 }
             }
             Command::Reset => {
-                for creature in &mut self.creatures {
+                for (creature, track) in creatures.iter_mut().zip(tracks) {
                     creature.reset(&self.terrain);
+                    track.forget();
                 }
-                self.metrics.motion.forget();
             }
         }
         Ok(())
@@ -203,43 +417,229 @@ impl World {
 
     /// Advances every creature by one fixed step and records the metrics.
     pub fn step(&mut self) {
-        let radius = reach_radius(&self.spec);
         // The only owner in a running world, so this does not copy; queries
         // during the step then only read.
         let terrain = Arc::make_mut(&mut self.terrain);
         // A creature may move its frame during its step (`Creature::rebase`),
         // but origin + position is the same world point either way.
-        for creature in &self.creatures {
-            terrain.prepare_around(creature.origin(), creature.body.position, radius);
+        for kind in &self.kinds {
+            for creature in &self.creatures[kind.creatures.clone()] {
+                terrain.prepare_around(
+                    creature.origin(),
+                    creature.body.position,
+                    kind.reach_radius,
+                );
+            }
         }
-        for (index, creature) in self.creatures.iter_mut().enumerate() {
-            let events = creature.step(&self.terrain, self.dt);
-            self.metrics
-                .observe(index, creature, &events, &self.terrain, self.dt);
+        if self.creatures.len() > 1 {
+            self.crowd();
+        }
+
+        let terrain = &*self.terrain;
+        let (dt, followed) = (self.dt, self.followed);
+        let mut work = Vec::with_capacity(self.chunks.len());
+        let (mut creatures, mut tracks) = (&mut self.creatures[..], &mut self.tracks[..]);
+        for (chunk, tally) in self.chunks.iter().zip(&mut self.tallies) {
+            let (these, rest) = std::mem::take(&mut creatures).split_at_mut(chunk.creatures.len());
+            let (their_tracks, rest_tracks) =
+                std::mem::take(&mut tracks).split_at_mut(chunk.creatures.len());
+            (creatures, tracks) = (rest, rest_tracks);
+            work.push((chunk.creatures.start, these, their_tracks, tally));
+        }
+        let step_chunk = |(start, creatures, tracks, tally): (
+            usize,
+            &mut [Creature],
+            &mut [CreatureTrack],
+            &mut Metrics,
+        )| {
+            tally.clear_tally();
+            for (offset, (creature, track)) in creatures.iter_mut().zip(tracks).enumerate() {
+                let events = creature.step(terrain, dt);
+                let first = start + offset == followed;
+                tally.observe(first, creature, track, &events, terrain, dt);
+            }
+        };
+        match &self.pool {
+            Some(pool) if work.len() > 1 => {
+                pool.install(|| work.into_par_iter().for_each(step_chunk));
+            }
+            _ => work.into_iter().for_each(step_chunk),
+        }
+
+        self.metrics.begin_step();
+        for kind in &mut self.kinds {
+            kind.metrics.begin_step();
+        }
+        for (chunk, tally) in self.chunks.iter().zip(&self.tallies) {
+            let has_followed = chunk.creatures.contains(&followed);
+            self.metrics.merge_step(tally, has_followed);
+            self.kinds[chunk.kind]
+                .metrics
+                .merge_step(tally, has_followed);
         }
         self.metrics.steps += 1;
+        for kind in &mut self.kinds {
+            kind.metrics.steps += 1;
+        }
     }
 
-    /// The run's figures so far, with the real time it took.
+    /// Sets every creature's [`Crowding`]: a creature with another ahead
+    /// within their two personal radii slows (to a stop at half that
+    /// distance) and turns away from it, so creatures walk round each other
+    /// rather than through. Neighbours are found in a sorted grid of cells,
+    /// visited in index order, so the result does not depend on threads.
+    fn crowd(&mut self) {
+        let spacing = self.terrain.spacing();
+        let reach = self
+            .kinds
+            .iter()
+            .map(|kind| kind.spec.footprint_radius())
+            .fold(0.0f32, f32::max);
+        if reach <= 0.0 {
+            return;
+        }
+        let cell_size = f64::from(2.0 * reach);
+        let mut radius = vec![0.0f32; self.creatures.len()];
+        for kind in &self.kinds {
+            radius[kind.creatures.clone()].fill(kind.spec.footprint_radius());
+        }
+        let places: Vec<DVec2> = self
+            .creatures
+            .iter()
+            .map(|c| {
+                let [x, _, z] = c.to_world_f64(spacing, c.body.position);
+                DVec2::new(x, z)
+            })
+            .collect();
+        let cell_of = |p: DVec2| {
+            // Non-finite places fall in one far cell and meet nobody real.
+            let cell = (p / cell_size).floor();
+            if cell.is_finite() {
+                (cell.x as i64, cell.y as i64)
+            } else {
+                (i64::MAX, i64::MAX)
+            }
+        };
+        let mut order: Vec<((i64, i64), usize)> = places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (cell_of(*p), i))
+            .collect();
+        order.sort_unstable();
+
+        for (i, creature) in self.creatures.iter_mut().enumerate() {
+            let here = places[i];
+            let forward = creature.body.forward();
+            let forward = DVec2::new(f64::from(forward.x), f64::from(forward.z));
+            let forward = forward.try_normalize().unwrap_or(DVec2::X);
+            let (cx, cz) = cell_of(here);
+            let mut crowding = Crowding::default();
+            for dx in -1..=1 {
+                for dz in -1..=1 {
+                    let key = (cx.saturating_add(dx), cz.saturating_add(dz));
+                    let from = order.partition_point(|(k, _)| *k < key);
+                    for &(k, j) in &order[from..] {
+                        if k != key {
+                            break;
+                        }
+                        if j == i {
+                            continue;
+                        }
+                        let apart = places[j] - here;
+                        let distance = apart.length();
+                        let contact = f64::from(radius[i] + radius[j]);
+                        // NaN distances (a creature gone bad) meet nobody.
+                        if distance.partial_cmp(&contact) != Some(std::cmp::Ordering::Less) {
+                            continue;
+                        }
+                        let toward = apart.try_normalize().unwrap_or(forward);
+                        let ahead = forward.dot(toward);
+                        if ahead <= 0.0 {
+                            continue;
+                        }
+                        let closeness = 1.0 - distance / contact;
+                        // Full stop at half the contact distance, for what
+                        // lies within ±70° of straight ahead.
+                        if ahead > 0.34 {
+                            let keep =
+                                ((distance - 0.5 * contact) / (0.5 * contact)).clamp(0.0, 1.0);
+                            crowding.throttle = crowding.throttle.min(keep as f32);
+                        }
+                        // Turn away from the side it is on (right when dead
+                        // ahead). Left, counter-clockwise seen from above,
+                        // is -z: there `perp_dot` is negative.
+                        let side = forward.perp_dot(toward);
+                        let away = if side > 0.0 { 1.0 } else { -1.0 };
+                        crowding.turn += (away * closeness * ahead) as f32;
+                    }
+                }
+            }
+            crowding.turn = crowding.turn.clamp(-1.0, 1.0);
+            creature.crowding = crowding;
+        }
+    }
+
+    /// The run's figures so far, with the real time it took: over every
+    /// creature, and per kind when there are several.
     pub fn summary(&self, wall_seconds: f64) -> Summary {
-        let m = &self.metrics;
-        let count = self.creatures.len();
+        let mut summary = self.summary_of(&self.metrics, 0..self.creatures.len(), wall_seconds);
+        if self.kinds.len() > 1 {
+            summary.creature = self
+                .kinds
+                .iter()
+                .map(|kind| kind.spec.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            summary.kinds = self
+                .kinds
+                .iter()
+                .map(|kind| {
+                    let mut part = self.summary_of(&kind.metrics, kind.creatures(), wall_seconds);
+                    part.creature = kind.spec.name.clone();
+                    part.speed = kind.spec.walk_speed();
+                    part.speed_cap = kind.spec.speed_cap();
+                    part.solver = self
+                        .creatures
+                        .get(kind.creatures.start)
+                        .map_or(kind.spec.solver.kind, Creature::solver)
+                        .to_string();
+                    part
+                })
+                .collect();
+        }
+        summary
+    }
+
+    /// The figures `m` of creatures `range`, as a summary.
+    fn summary_of(&self, m: &Metrics, range: Range<usize>, wall_seconds: f64) -> Summary {
+        let count = range.len();
         let mean =
             |values: &mut dyn Iterator<Item = f64>| values.sum::<f64>() / count.max(1) as f64;
+        let creatures = &self.creatures[range.clone()];
+        let seconds = self.time();
         Summary {
-            creature: self.spec.name.clone(),
+            creature: self.spec().name.clone(),
             terrain: self.terrain.spec().name.clone(),
             solver: self.solver().to_string(),
             count,
             steps: m.steps,
             dt: f64::from(self.dt),
-            seconds: self.time(),
-            speed: self.spec.walk_speed(),
-            speed_cap: self.spec.speed_cap(),
-            distance: mean(&mut m.odometer.iter().copied()),
+            seconds,
+            // With several kinds, the slowest kind's speeds (each kind's own
+            // are in `kinds`).
+            speed: self
+                .kinds
+                .iter()
+                .map(|k| k.spec.walk_speed())
+                .fold(f32::INFINITY, f32::min),
+            speed_cap: self
+                .kinds
+                .iter()
+                .map(|k| k.spec.speed_cap())
+                .fold(f32::INFINITY, f32::min),
+            distance: mean(&mut self.tracks[range].iter().map(|t| t.odometer)),
             displacement: mean(
-                &mut self
-                    .creatures
+                &mut creatures
                     .iter()
                     .map(|c| f64::from(c.body.position.distance(c.start().position))),
             ),
@@ -278,6 +678,13 @@ impl World {
             } else {
                 wall_seconds * 1e6 / m.steps as f64
             },
+            realtime_factor: if wall_seconds > 0.0 {
+                seconds / wall_seconds
+            } else {
+                0.0
+            },
+            scene: None,
+            kinds: Vec::new(),
         }
     }
 }

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
-use crate::config::{ConfigError, Script, load_creature, load_terrain};
+use crate::config::{ConfigError, Scene, Script, load_creature, load_scene, load_terrain};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
 use crate::lab::LabError;
 use crate::lab::baked::{Playback, record_spec};
 use crate::render::{Camera, ViewKind};
-use crate::sim::{Command, CommandError, FixedStep, Timeline, World};
+use crate::sim::{Command, CommandError, FixedStep, Spawn, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
 use crate::text::{MESSAGE_MAX_CHARS, VALUE_MAX_CHARS, printable};
 
@@ -58,6 +58,8 @@ pub enum Action {
     CycleSolver,
     /// Next view.
     CycleView,
+    /// Follow the next (+1) or previous (-1) creature.
+    FollowNext(isize),
     /// One view or all four.
     ToggleSplit,
     /// Text characters or half-block pixels (double vertical resolution, in colour).
@@ -108,6 +110,8 @@ pub struct Sources {
     pub creature: String,
     /// Terrain file or built-in name.
     pub terrain: String,
+    /// A scene file, shown instead of the creature on the terrain.
+    pub scene: Option<String>,
 }
 
 /// The viewer's whole state.
@@ -154,6 +158,8 @@ pub struct App {
     pub timings: Timings,
     /// A drive script being played, if any.
     script: Option<Timeline>,
+    /// A scene's own scripts, per kind (`None` for kinds the keys drive).
+    kind_scripts: Vec<Option<Timeline>>,
     /// The baked spider, when it is shown instead of the IK one (which
     /// then waits where it was).
     pub baked: Option<Playback>,
@@ -194,6 +200,7 @@ impl App {
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
             script: None,
+            kind_scripts: Vec::new(),
             baked: None,
         };
         app.apply_forced_solver();
@@ -204,6 +211,21 @@ impl App {
     /// or a solver that cannot pose the creature's legs, is refused here,
     /// before any terminal is touched.
     pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, LoadError> {
+        if let Some(path) = &sources.scene {
+            let scene = load_scene(path)?;
+            if let Some(kind) = solver {
+                for scene_kind in &scene.kinds {
+                    scene_kind
+                        .creature
+                        .check_solver(kind, "--solver")
+                        .map_err(LoadError::Solver)?;
+                }
+            }
+            let first = scene.kinds[0].creature.clone();
+            let mut app = App::new(first, scene.terrain.clone(), sources, solver);
+            app.show_scene(&scene);
+            return Ok(app);
+        }
         let creature = load_creature(&sources.creature)?;
         let terrain = load_terrain(&sources.terrain)?;
         if let Some(kind) = solver {
@@ -212,6 +234,75 @@ impl App {
                 .map_err(LoadError::Solver)?;
         }
         Ok(App::new(creature, terrain, sources, solver))
+    }
+
+    /// Steps the world on `threads` threads from now on (the figures do not
+    /// depend on it); a pool that cannot start leaves one thread, and says so.
+    pub fn set_threads(&mut self, threads: usize) {
+        let pool = if threads <= 1 {
+            None
+        } else {
+            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(pool) => Some(Arc::new(pool)),
+                Err(e) => {
+                    self.notify_error(format!("cannot start {threads} simulation threads: {e}"));
+                    None
+                }
+            }
+        };
+        self.world.set_pool(pool);
+    }
+
+    /// Shows `scene`: its creatures on its ground, each kind with its own
+    /// solver and script (the keys drive the kinds without a script).
+    fn show_scene(&mut self, scene: &Scene) {
+        let spawns = scene
+            .kinds
+            .iter()
+            .map(|kind| Spawn {
+                spec: kind.creature.clone(),
+                spots: kind.spots.clone(),
+            })
+            .collect();
+        self.rebuild(spawns, &scene.terrain);
+        for (index, kind) in scene.kinds.iter().enumerate() {
+            if let Some(solver) = kind.solver.filter(|_| self.forced_solver.is_none())
+                && let Err(e) = self.world.apply_to_kind(index, Command::SetSolver(solver))
+            {
+                self.notify_error(e.to_string());
+            }
+        }
+        let now = self.world.metrics().steps;
+        let dt = self.world.dt();
+        self.kind_scripts = scene
+            .kinds
+            .iter()
+            .map(|kind| {
+                kind.script
+                    .as_ref()
+                    .map(|script| Timeline::from_script(script, dt).delayed(now))
+            })
+            .collect();
+        self.send_drive();
+    }
+
+    /// Follows the next (`step` 1) or previous (-1) creature.
+    fn follow_next(&mut self, step: isize) {
+        let count = self.world.creatures().len();
+        if count <= 1 {
+            self.notify("only one creature to follow");
+            return;
+        }
+        let next = (self.world.followed() as isize + step).rem_euclid(count as isize) as usize;
+        self.world.follow(next);
+        self.camera.follow = true;
+        self.gait_history.clear();
+        let kind = self.world.kind_of(next);
+        let name = self.world.kinds()[kind].spec().name.clone();
+        self.notify(format!(
+            "following creature {} of {count}: {name}",
+            next + 1
+        ));
     }
 
     fn apply_forced_solver(&mut self) {
@@ -295,6 +386,7 @@ impl App {
                 });
             }
             Action::NewSeed => self.new_seed(),
+            Action::FollowNext(step) => self.follow_next(step),
             Action::ToggleBaked => {
                 if self.baked.take().is_some() {
                     self.notify("the IK spider, where it was");
@@ -318,8 +410,17 @@ impl App {
             forward: self.throttle,
             turn: self.turn,
         };
-        // Drive commands are always accepted.
-        let _ = self.world.apply(command);
+        // Drive commands are always accepted. A scene's kinds with their own
+        // script follow it, not the keys.
+        if self.kind_scripts.iter().all(Option::is_none) {
+            let _ = self.world.apply(command);
+            return;
+        }
+        for kind in 0..self.world.kinds().len() {
+            if self.kind_scripts.get(kind).is_none_or(Option::is_none) {
+                let _ = self.world.apply_to_kind(kind, command);
+            }
+        }
     }
 
     fn cycle_solver(&mut self) {
@@ -344,8 +445,13 @@ impl App {
         }
     }
 
-    fn rebuild(&mut self, creature: CreatureSpec, terrain: &TerrainSpec) {
-        self.world = World::new(Arc::new(Heightfield::generate(terrain)), creature, 1);
+    fn rebuild(&mut self, spawns: Vec<Spawn>, terrain: &TerrainSpec) {
+        let pool = self.world.pool().cloned();
+        let followed = self.world.followed();
+        self.world =
+            World::from_spawns(Arc::new(Heightfield::generate(terrain)), spawns).with_pool(pool);
+        self.world.follow(followed);
+        self.kind_scripts.clear();
         self.clock.reset();
         self.iterations_history.clear();
         self.gait_history.clear();
@@ -368,7 +474,7 @@ impl App {
     /// at, so its feet glide only where the ground is not flat).
     pub fn show_baked(&mut self) -> Result<(), LabError> {
         let clip = Arc::new(record_spec((**self.world.spec()).clone())?);
-        let creature = &self.world.creatures()[0];
+        let creature = &self.world.creatures()[self.world.followed()];
         let at = creature.to_world_f64(self.world.terrain().spacing(), creature.body.position);
         let (start, heading) = (
             glam::Vec2::new(at[0] as f32, at[2] as f32),
@@ -397,8 +503,8 @@ impl App {
     fn new_seed(&mut self) {
         let mut terrain = self.world.terrain().spec().clone();
         terrain.seed = terrain.seed.wrapping_add(1);
-        let creature = (**self.world.spec()).clone();
-        self.rebuild(creature, &terrain);
+        let spawns = self.world.spawns();
+        self.rebuild(spawns, &terrain);
         self.notify(format!(
             "terrain {} with seed {}",
             terrain.name, terrain.seed
@@ -406,13 +512,25 @@ impl App {
     }
 
     fn reload(&mut self) {
+        if let Some(path) = self.sources.scene.clone() {
+            match load_scene(&path) {
+                Ok(scene) => {
+                    self.show_scene(&scene);
+                    self.notify(format!("reloaded scene {}", scene.name));
+                }
+                Err(e) => {
+                    self.notify_error(format!("reload failed, keeping the running scene: {e}"))
+                }
+            }
+            return;
+        }
         let loaded = load_creature(&self.sources.creature).and_then(|creature| {
             load_terrain(&self.sources.terrain).map(|terrain| (creature, terrain))
         });
         match loaded {
             Ok((creature, terrain)) => {
                 let name = format!("{} on {}", creature.name, terrain.name);
-                self.rebuild(creature, &terrain);
+                self.rebuild(vec![Spawn::grid(creature, 1, Vec2::ZERO, 0.0)], &terrain);
                 self.notify(format!("reloaded {name}"));
             }
             Err(e) => {
@@ -456,6 +574,21 @@ impl App {
         self.script.is_some()
     }
 
+    /// Applies the scene's per-kind script cues due before the next step.
+    fn cue_kind_scripts(&mut self) {
+        for (kind, slot) in self.kind_scripts.iter_mut().enumerate() {
+            if let Some(timeline) = slot {
+                let (_, outcome) = timeline.apply_due_to_kind(&mut self.world, kind);
+                if let Err(e) = outcome {
+                    self.notice = Some(Notice {
+                        text: printable(&e.to_string(), MESSAGE_MAX_CHARS),
+                        is_error: true,
+                    });
+                }
+            }
+        }
+    }
+
     /// Applies the script's cues that are due before the next step.
     fn cue_script(&mut self) {
         let Some(timeline) = self.script.as_mut() else {
@@ -466,7 +599,7 @@ impl App {
         if applied > 0 {
             // Show what the script asked for, and hold its turn until its
             // next item rather than for a key press's moment.
-            if let Some(creature) = self.world.creatures().first() {
+            if let Some(creature) = self.world.followed_creature() {
                 self.throttle = creature.input.forward;
                 self.turn = creature.input.turn;
             }
@@ -493,11 +626,12 @@ impl App {
         }
         for _ in 0..steps {
             self.cue_script();
+            self.cue_kind_scripts();
             self.world.step();
             if self.gait_history.len() == GAIT_HISTORY {
                 self.gait_history.pop_front();
             }
-            let lifted = self.world.creatures()[0]
+            let lifted = self.world.creatures()[self.world.followed()]
                 .legs
                 .iter()
                 .enumerate()
@@ -578,6 +712,7 @@ mod tests {
         let sources = Sources {
             creature: "spider".into(),
             terrain: "hills".into(),
+            scene: None,
         };
         App::new(default_creature(), default_terrain(), sources, None)
     }

@@ -36,6 +36,8 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('r') => Action::Reload,
         KeyCode::Char('g') => Action::NewSeed,
         KeyCode::Char('p') => Action::ToggleBaked,
+        KeyCode::Char('n') => Action::FollowNext(1),
+        KeyCode::Char('m') => Action::FollowNext(-1),
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         _ => return None,
@@ -83,6 +85,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("r", "reload creature and terrain files"),
     ("g", "generate: new terrain seed"),
     ("p", "baked spider: a played clip, no IK (feet float) / IK"),
+    (
+        "n/m",
+        "follow the next / previous creature (scenes, --count)",
+    ),
     ("?", "this help"),
     ("q/Esc", "quit"),
 ];
@@ -156,7 +162,7 @@ pub(super) mod tests {
             .filter(|c| action_for(key(KeyCode::Char(*c))).is_some())
             .collect();
         assert_eq!(help_letters(), acting);
-        assert_eq!(acting.iter().collect::<String>(), "abdfghijklopqrsvwx");
+        assert_eq!(acting.iter().collect::<String>(), "abdfghijklmnopqrsvwx");
     }
 
     #[test]
@@ -179,6 +185,8 @@ pub(super) mod tests {
             ('r', Action::Reload),
             ('g', Action::NewSeed),
             ('p', Action::ToggleBaked),
+            ('n', Action::FollowNext(1)),
+            ('m', Action::FollowNext(-1)),
             ('q', Action::Quit),
         ];
         for (c, action) in cases {
@@ -187,7 +195,7 @@ pub(super) mod tests {
             }
         }
         // Kept free for later features.
-        for c in ['n', 'N', '0', '1', '9', '[', ']'] {
+        for c in ['0', '1', '9', '[', ']'] {
             assert_eq!(action_for(key(KeyCode::Char(c))), None, "{c}");
         }
         assert_eq!(action_for(key(KeyCode::Tab)), None);

@@ -287,7 +287,8 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let world = &app.world;
     let m = world.metrics();
     let spec = world.spec();
-    let creature = &world.creatures()[0];
+    let followed = world.followed();
+    let creature = &world.creatures()[followed];
     let terrain = world.terrain().spec();
     let speed = creature.body.velocity.length();
     let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
@@ -330,7 +331,10 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ),
         label(
             "distance",
-            format!("{:.1} m", m.odometer.first().copied().unwrap_or(0.0)),
+            format!(
+                "{:.1} m",
+                world.tracks().get(followed).map_or(0.0, |t| t.odometer)
+            ),
         ),
     ];
     if let Some(baked) = &app.baked {
@@ -543,7 +547,7 @@ const GAIT_STEPS_PER_COLUMN: usize = 3;
 fn status_line(app: &App) -> String {
     let world = &app.world;
     let m = world.metrics();
-    let creature = &world.creatures()[0];
+    let creature = &world.creatures()[world.followed()];
     let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
     format!(
         "{} {} | {:.2} m/s | up {}/{} | IK {:.1}it {} | slip {}{}",

@@ -1,0 +1,426 @@
+//! Scene files: one terrain and several kinds of creature, each with a
+//! count and where they start, and optionally their own drive script.
+//!
+//! ```toml
+//! name = "zoo"              # optional: the file's name without .toml
+//! terrain = "hills"         # a built-in terrain, or a file (relative to this one)
+//!
+//! [[creatures]]
+//! creature = "spider"       # a built-in creature, or a file (relative to this one)
+//! count = 4                 # default 1
+//! at = [0.0, 0.0]           # centre of where they start: x, z in metres
+//! area = [12.0, 12.0]       # optional: spread over this x by z rectangle
+//! heading = 90.0            # degrees counter-clockwise from +x, seen from above
+//! solver = "ccd"            # optional: overrides the creature file's
+//! drive = "forward 5s, left 2s, forward 10s"   # optional, or script = "walk.txt"
+//!
+//! [[creatures]]
+//! creature = "biped"
+//! positions = [[5.0, 0.0], [5.0, 3.0]]        # instead of count, at and area
+//! ```
+
+use std::path::Path;
+
+use glam::Vec2;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::error::{ConfigError, Source};
+use super::fields::Check;
+use super::{Script, parse_script};
+use crate::creature::CreatureSpec;
+use crate::ik::SolverKind;
+use crate::terrain::TerrainSpec;
+
+/// Most creatures one scene may hold, over all its kinds.
+pub const MAX_SCENE_CREATURES: usize = 100_000;
+/// Farthest a creature may start from the world's origin, metres.
+pub const MAX_SCENE_OFFSET: f64 = 1.0e6;
+
+/// A loaded scene: everything a world needs to start.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    /// The scene's name (its file's stem unless it says otherwise).
+    pub name: String,
+    /// The ground.
+    pub terrain: TerrainSpec,
+    /// The kinds of creature, in file order.
+    pub kinds: Vec<SceneKind>,
+}
+
+/// One `[[creatures]]` entry of a scene.
+#[derive(Debug, Clone)]
+pub struct SceneKind {
+    /// What they are.
+    pub creature: CreatureSpec,
+    /// Where each starts: world (x, z), and heading in radians (0 = +X,
+    /// counter-clockwise seen from above).
+    pub spots: Vec<(Vec2, f32)>,
+    /// Solver for every leg, overriding the creature file's.
+    pub solver: Option<SolverKind>,
+    /// Their own drive script, if any.
+    pub script: Option<Script>,
+}
+
+impl Scene {
+    /// Creatures over every kind.
+    pub fn creature_count(&self) -> usize {
+        self.kinds.iter().map(|k| k.spots.len()).sum()
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SceneFile {
+    name: Option<Spanned<String>>,
+    terrain: Option<Spanned<String>>,
+    creatures: Option<Spanned<Vec<KindEntry>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KindEntry {
+    creature: Spanned<String>,
+    count: Option<Spanned<i64>>,
+    at: Option<Spanned<[f64; 2]>>,
+    area: Option<Spanned<[f64; 2]>>,
+    positions: Option<Spanned<Vec<[f64; 2]>>>,
+    heading: Option<Spanned<f64>>,
+    solver: Option<Spanned<String>>,
+    drive: Option<Spanned<String>>,
+    script: Option<Spanned<String>>,
+}
+
+/// Reads and parses a scene file; the creature, terrain and script files it
+/// names are read relative to it.
+pub fn load_scene(path: &str) -> Result<Scene, ConfigError> {
+    let text = super::read_file(path)?;
+    parse_scene(path, &text)
+}
+
+/// Parses and validates a scene. `name` is the file's path: the files the
+/// scene names are resolved relative to its directory.
+pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
+    let src = Source::new(name, text);
+    let file: SceneFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
+    let check = Check::new(&src);
+    let base = Path::new(name).parent().unwrap_or(Path::new(""));
+    // A name in the scene is a built-in unless it looks like a path; a path
+    // is relative to the scene file, wherever skitter runs from.
+    let resolve = |arg: &str| -> String {
+        let joined = base.join(arg);
+        let path_like = arg.contains('/') || arg.contains('\\') || arg.contains('.');
+        if Path::new(arg).is_absolute() {
+            arg.to_string()
+        } else if joined.is_file() || path_like {
+            joined.to_string_lossy().into_owned()
+        } else {
+            arg.to_string()
+        }
+    };
+    let referenced = |value: &Spanned<String>, field: &str, error: ConfigError| {
+        check.at(
+            value,
+            field,
+            format!("cannot use {:?}: {error}", value.get_ref()),
+        )
+    };
+
+    let terrain = match &file.terrain {
+        Some(value) => super::load_terrain(&resolve(value.get_ref()))
+            .map_err(|e| referenced(value, "terrain", e))?,
+        None => super::default_terrain(),
+    };
+    let scene_name = match &file.name {
+        Some(value) if value.get_ref().trim().is_empty() => {
+            return Err(check.at(value, "name", "must not be empty"));
+        }
+        Some(value) => value.get_ref().clone(),
+        None => Path::new(name)
+            .file_stem()
+            .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned()),
+    };
+    let Some(entries) = &file.creatures else {
+        return Err(src.error(
+            None,
+            "creatures",
+            "no creatures: list each kind as a [[creatures]] table with at least \
+             `creature = \"spider\"` (a built-in name or a file)",
+        ));
+    };
+    if entries.get_ref().is_empty() {
+        return Err(check.at(entries, "creatures", "must list at least one kind"));
+    }
+
+    let mut kinds = Vec::with_capacity(entries.get_ref().len());
+    let mut total = 0usize;
+    for (i, entry) in entries.get_ref().iter().enumerate() {
+        let field = |key: &str| format!("creatures[{i}].{key}");
+        let creature = super::load_creature(&resolve(entry.creature.get_ref()))
+            .map_err(|e| referenced(&entry.creature, &field("creature"), e))?;
+        let heading = match &entry.heading {
+            Some(value) => check.number_in(value, -360.0, 360.0, &field("heading"), "degrees")?,
+            None => 0.0,
+        };
+        let heading = (heading as f32).to_radians();
+        let point = |value: [f64; 2], span: std::ops::Range<usize>, key: &str| {
+            if value
+                .iter()
+                .all(|v| v.is_finite() && v.abs() <= MAX_SCENE_OFFSET)
+            {
+                Ok(Vec2::new(value[0] as f32, value[1] as f32))
+            } else {
+                Err(src.error(
+                    Some(span),
+                    field(key),
+                    format!(
+                        "must be two numbers [x, z] in metres, each within ±{MAX_SCENE_OFFSET}, got {value:?}"
+                    ),
+                ))
+            }
+        };
+        let footprint = 2.0 * creature.footprint_radius();
+        let spots: Vec<(Vec2, f32)> = if let Some(positions) = &entry.positions {
+            for (key, present) in [
+                ("count", entry.count.is_some()),
+                ("at", entry.at.is_some()),
+                ("area", entry.area.is_some()),
+            ] {
+                if present {
+                    return Err(check.at(
+                        positions,
+                        field("positions"),
+                        format!("lists where each creature starts, so it goes without `{key}`"),
+                    ));
+                }
+            }
+            if positions.get_ref().is_empty() {
+                return Err(check.at(
+                    positions,
+                    field("positions"),
+                    "must list at least one [x, z]",
+                ));
+            }
+            positions
+                .get_ref()
+                .iter()
+                .map(|p| point(*p, positions.span(), "positions").map(|at| (at, heading)))
+                .collect::<Result<_, _>>()?
+        } else {
+            let count = match &entry.count {
+                Some(value) => {
+                    check.int_in(value, 1, MAX_SCENE_CREATURES as i64, &field("count"))? as usize
+                }
+                None => 1,
+            };
+            let centre = match &entry.at {
+                Some(value) => point(*value.get_ref(), value.span(), "at")?,
+                None => Vec2::ZERO,
+            };
+            match &entry.area {
+                None => grid(count, centre, tight_spacing(&creature), heading),
+                Some(value) => {
+                    let [w, d] = *value.get_ref();
+                    if !(w.is_finite()
+                        && d.is_finite()
+                        && w > 0.0
+                        && d > 0.0
+                        && w.max(d) <= MAX_SCENE_OFFSET)
+                    {
+                        return Err(check.at(
+                            value,
+                            field("area"),
+                            format!(
+                                "must be two positive numbers [x, z] in metres, got {:?}",
+                                [w, d]
+                            ),
+                        ));
+                    }
+                    let (columns, rows) = grid_shape(count, w / d);
+                    let (dx, dz) = (w / columns as f64, d / rows as f64);
+                    if dx.min(dz) < f64::from(footprint) {
+                        let side = f64::from(footprint) * (count as f64).sqrt().ceil();
+                        return Err(check.at(
+                            value,
+                            field("area"),
+                            format!(
+                                "{count} creatures of {:?} need {footprint:.2} m each way so their \
+                                 feet do not overlap; [{w}, {d}] gives {:.2} m: make it at least \
+                                 [{side:.1}, {side:.1}] or lower count",
+                                creature.name,
+                                dx.min(dz)
+                            ),
+                        ));
+                    }
+                    (0..count)
+                        .map(|n| {
+                            let cell = Vec2::new(
+                                ((n % columns) as f64 + 0.5 - columns as f64 * 0.5) as f32
+                                    * dx as f32,
+                                ((n / columns) as f64 + 0.5 - rows as f64 * 0.5) as f32 * dz as f32,
+                            );
+                            (centre + cell, heading)
+                        })
+                        .collect()
+                }
+            }
+        };
+        total += spots.len();
+        if total > MAX_SCENE_CREATURES {
+            return Err(check.at(
+                &entry.creature,
+                field("count"),
+                format!("the scene would hold {total} creatures; at most {MAX_SCENE_CREATURES}"),
+            ));
+        }
+        let solver = match &entry.solver {
+            Some(value) => {
+                let kind = value
+                    .get_ref()
+                    .parse::<SolverKind>()
+                    .map_err(|e| check.at(value, field("solver"), e.to_string()))?;
+                creature
+                    .check_solver(kind, &field("solver"))
+                    .map_err(|message| check.at(value, field("solver"), message))?;
+                Some(kind)
+            }
+            None => None,
+        };
+        let script = match (&entry.drive, &entry.script) {
+            (Some(drive), Some(_)) => {
+                return Err(check.at(
+                    drive,
+                    field("drive"),
+                    "give a drive script inline (`drive`) or as a file (`script`), not both",
+                ));
+            }
+            (Some(drive), None) => Some(
+                parse_script(&field("drive"), drive.get_ref())
+                    .map_err(|e| check.at(drive, field("drive"), e.to_string()))?,
+            ),
+            (None, Some(path)) => {
+                let file = resolve(path.get_ref());
+                let text =
+                    super::read_file(&file).map_err(|e| referenced(path, &field("script"), e))?;
+                Some(
+                    parse_script(&file, &text)
+                        .map_err(|e| referenced(path, &field("script"), e))?,
+                )
+            }
+            (None, None) => None,
+        };
+        for kind in script.iter().flat_map(Script::solvers) {
+            creature
+                .check_solver(kind, &field("drive"))
+                .map_err(|message| {
+                    check.at_opt(
+                        entry.drive.as_ref().or(entry.script.as_ref()),
+                        field("drive"),
+                        message,
+                    )
+                })?;
+        }
+        kinds.push((
+            entry,
+            SceneKind {
+                creature,
+                spots,
+                solver,
+                script,
+            },
+        ));
+    }
+    refuse_overlaps(&check, &kinds)?;
+    Ok(Scene {
+        name: scene_name,
+        terrain,
+        kinds: kinds.into_iter().map(|(_, kind)| kind).collect(),
+    })
+}
+
+/// Grid spacing that keeps two creatures' legs apart whatever they do:
+/// what `Spawn::grid` uses.
+fn tight_spacing(spec: &CreatureSpec) -> f32 {
+    2.0 * spec.max_reach() + spec.body.size.x.max(spec.body.size.z) + 0.5
+}
+
+/// `count` spots on a square grid centred on `centre`, `spacing` apart.
+fn grid(count: usize, centre: Vec2, spacing: f32, heading: f32) -> Vec<(Vec2, f32)> {
+    let side = (count as f32).sqrt().ceil().max(1.0) as usize;
+    (0..count)
+        .map(|i| {
+            let cell = Vec2::new((i % side) as f32, (i / side) as f32)
+                - Vec2::splat((side - 1) as f32 * 0.5);
+            (centre + cell * spacing, heading)
+        })
+        .collect()
+}
+
+/// Columns and rows for `count` cells in a rectangle `aspect` (width over
+/// depth) wide: cells as square as the rectangle allows.
+fn grid_shape(count: usize, aspect: f64) -> (usize, usize) {
+    let columns = ((count as f64 * aspect).sqrt().round() as usize).clamp(1, count);
+    (columns, count.div_ceil(columns))
+}
+
+/// Refuses two creatures starting with their feet overlapping, naming both
+/// entries. Spots are bucketed in cells of the largest footprint and each is
+/// compared with the spots in its own and neighbouring cells.
+fn refuse_overlaps(
+    check: &Check<'_>,
+    kinds: &[(&KindEntry, SceneKind)],
+) -> Result<(), ConfigError> {
+    let cell = kinds
+        .iter()
+        .map(|(_, k)| 2.0 * k.creature.footprint_radius())
+        .fold(0.0f32, f32::max);
+    if cell <= 0.0 {
+        return Ok(());
+    }
+    let mut spots: Vec<((i64, i64), usize, usize)> = Vec::new();
+    for (kind, (_, scene_kind)) in kinds.iter().enumerate() {
+        for (n, (at, _)) in scene_kind.spots.iter().enumerate() {
+            let key = ((at.x / cell).floor() as i64, (at.y / cell).floor() as i64);
+            spots.push((key, kind, n));
+        }
+    }
+    spots.sort_unstable();
+    for &((cx, cz), kind, n) in &spots {
+        let (at, radius) = (
+            kinds[kind].1.spots[n].0,
+            kinds[kind].1.creature.footprint_radius(),
+        );
+        for dx in -1..=1 {
+            for dz in -1..=1 {
+                let key = (cx + dx, cz + dz);
+                let from = spots.partition_point(|(k, _, _)| *k < key);
+                for &(k, other_kind, m) in &spots[from..] {
+                    if k != key {
+                        break;
+                    }
+                    if (other_kind, m) <= (kind, n) {
+                        continue;
+                    }
+                    let other = &kinds[other_kind].1;
+                    let apart = at.distance(other.spots[m].0);
+                    let needed = radius + other.creature.footprint_radius();
+                    if apart < needed {
+                        let (entry, _) = &kinds[other_kind];
+                        return Err(check.at(
+                            &entry.creature,
+                            format!("creatures[{other_kind}]"),
+                            format!(
+                                "its creature {} starts {apart:.2} m from creature {} of \
+                                 creatures[{kind}], closer than their feet allow ({needed:.2} m): \
+                                 move `at` or `positions`, or widen `area`",
+                                m + 1,
+                                n + 1
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,540 @@
+//! Many creatures: stepping on any number of threads gives the same figures
+//! and poses to the bit; scene files load, and refuse what they cannot hold
+//! with located errors; creatures walk round each other.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command as Process;
+use std::sync::Arc;
+
+use glam::Vec2;
+use skitter::config::{
+    CREATURES, TERRAINS, load_scene, parse_creature, parse_scene, parse_terrain,
+};
+use skitter::creature::CreatureSpec;
+use skitter::headless::{self, HeadlessRun, RunLength};
+use skitter::sim::{Command, Spawn, World};
+use skitter::terrain::{Heightfield, TerrainSpec};
+
+fn creature(name: &str) -> CreatureSpec {
+    let b = CREATURES.iter().find(|b| b.name == name).unwrap();
+    parse_creature(b.name, b.text).unwrap()
+}
+
+fn terrain(name: &str) -> TerrainSpec {
+    let b = TERRAINS.iter().find(|b| b.name == name).unwrap();
+    parse_terrain(b.name, b.text).unwrap()
+}
+
+/// The summary as JSON without the fields that time the run.
+fn figures(summary: &skitter::sim::Summary) -> serde_json::Value {
+    let mut json = serde_json::to_value(summary).unwrap();
+    fn strip(value: &mut serde_json::Value) {
+        if let Some(map) = value.as_object_mut() {
+            for timing in ["wall_seconds", "step_micros_mean", "realtime_factor"] {
+                map.remove(timing);
+            }
+            if let Some(kinds) = map.get_mut("kinds").and_then(|k| k.as_array_mut()) {
+                kinds.iter_mut().for_each(strip);
+            }
+        }
+    }
+    strip(&mut json);
+    json
+}
+
+/// Every joint of every creature, as bits: equal only if equal to the bit.
+fn pose_bits(world: &World) -> Vec<u32> {
+    world
+        .creatures()
+        .iter()
+        .flat_map(|c| {
+            let body = c.body.position.to_array().into_iter();
+            let joints = c
+                .legs
+                .iter()
+                .flat_map(|leg| leg.chain.joints().iter().flat_map(|j| j.to_array()));
+            body.chain(joints).map(f32::to_bits).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Three kinds, 75 creatures (several chunks each, the last ones partial),
+/// on rough ground, walking and turning.
+fn mixed_world(threads: usize) -> World {
+    let ground = Arc::new(Heightfield::generate(&terrain("rough")));
+    let spawns = vec![
+        Spawn::grid(creature("spider"), 40, Vec2::new(0.0, 0.0), 0.3),
+        Spawn::grid(creature("hexapod"), 33, Vec2::new(0.0, 60.0), -1.0),
+        Spawn::grid(creature("biped"), 2, Vec2::new(-30.0, 0.0), 2.0),
+    ];
+    World::from_spawns(ground, spawns)
+        .with_threads(threads)
+        .unwrap()
+}
+
+#[test]
+fn any_thread_count_gives_the_same_poses_and_figures_to_the_bit() {
+    let mut one = mixed_world(1);
+    let mut three = mixed_world(3);
+    assert_eq!((one.threads(), three.threads()), (1, 3));
+    for world in [&mut one, &mut three] {
+        world.follow(41);
+    }
+    for step in 0..240 {
+        let command = if step == 120 {
+            Command::Drive {
+                forward: 1.0,
+                turn: 0.7,
+            }
+        } else if step == 0 {
+            Command::Drive {
+                forward: 1.0,
+                turn: 0.0,
+            }
+        } else {
+            one.step();
+            three.step();
+            continue;
+        };
+        one.apply(command).unwrap();
+        three.apply(command).unwrap();
+        one.step();
+        three.step();
+        assert_eq!(pose_bits(&one), pose_bits(&three), "step {step}");
+    }
+    assert_eq!(pose_bits(&one), pose_bits(&three));
+    assert_eq!(one.metrics(), three.metrics());
+    let (a, b) = (figures(&one.summary(1.0)), figures(&three.summary(2.0)));
+    assert_eq!(a, b);
+    // The figures are real: the creatures walked, and each kind reports its own.
+    let summary = one.summary(1.0);
+    assert_eq!(summary.count, 75);
+    assert_eq!(summary.kinds.len(), 3);
+    assert_eq!(
+        summary.kinds.iter().map(|k| k.count).collect::<Vec<_>>(),
+        vec![40, 33, 2]
+    );
+    assert!(
+        summary.kinds.iter().all(|k| k.displacement > 0.5),
+        "{summary:?}"
+    );
+    assert_eq!(summary.kinds[1].creature, "hexapod");
+    // Figures over all are the kinds' combined: counts add, maxima are the largest.
+    assert_eq!(
+        summary.foot_steps,
+        summary.kinds.iter().map(|k| k.foot_steps).sum::<u64>()
+    );
+    assert_eq!(
+        summary.foot_slip_max,
+        summary
+            .kinds
+            .iter()
+            .map(|k| k.foot_slip_max)
+            .fold(0.0, f32::max)
+    );
+    // The live figures follow creature 41 (a hexapod): its body height.
+    assert_eq!(one.kind_of(41), 1);
+    assert!(one.metrics().last.body_height > 0.0);
+}
+
+#[test]
+fn headless_summaries_match_for_one_thread_and_many() {
+    let run = |threads| {
+        let spec = HeadlessRun {
+            creature: creature("octopod"),
+            terrain: terrain("dunes"),
+            solver: None,
+            length: Some(RunLength::Steps(150)),
+            script: None,
+            count: 70,
+            scene: None,
+            threads,
+        };
+        figures(&headless::run(&spec, None).unwrap())
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert_eq!(one, run(4));
+    assert_eq!(one["count"], 70);
+}
+
+fn shipped(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(name)
+}
+
+#[test]
+fn shipped_scenes_load_with_their_kinds_and_counts() {
+    let zoo = load_scene(shipped("zoo.toml").to_str().unwrap()).unwrap();
+    assert_eq!(zoo.name, "zoo");
+    let names: Vec<&str> = zoo.kinds.iter().map(|k| k.creature.name.as_str()).collect();
+    assert_eq!(
+        names,
+        CREATURES.iter().map(|b| b.name).collect::<Vec<_>>(),
+        "one of each shipped creature"
+    );
+    assert!(
+        zoo.kinds
+            .iter()
+            .all(|k| k.spots.len() == 1 && k.script.is_some())
+    );
+    let swarm = load_scene(shipped("swarm.toml").to_str().unwrap()).unwrap();
+    assert_eq!(swarm.creature_count(), 1000);
+    assert_eq!(swarm.kinds.len(), 1);
+    // Spread over the area, 2.5 m apart, centred on the origin.
+    let spots = &swarm.kinds[0].spots;
+    let (min, max) = spots.iter().fold(
+        (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+        |(lo, hi), (p, _)| (lo.min(*p), hi.max(*p)),
+    );
+    assert!(
+        (min.x + 48.75).abs() < 1e-3 && (max.x - 48.75).abs() < 1e-3,
+        "{min} {max}"
+    );
+    assert!(
+        (min.y + 30.0).abs() < 1e-3 && (max.y - 30.0).abs() < 1e-3,
+        "{min} {max}"
+    );
+}
+
+#[test]
+fn the_zoo_walks_cleanly_kind_by_kind() {
+    let scene = load_scene(shipped("zoo.toml").to_str().unwrap()).unwrap();
+    let run = HeadlessRun {
+        creature: scene.kinds[0].creature.clone(),
+        terrain: scene.terrain.clone(),
+        solver: None,
+        length: Some(RunLength::Seconds(12.0)),
+        script: None,
+        count: 1,
+        scene: Some(scene),
+        threads: 2,
+    };
+    let summary = headless::run(&run, None).unwrap();
+    assert_eq!(summary.scene.as_deref(), Some("zoo"));
+    assert_eq!(summary.count, 6);
+    assert!(
+        headless::quality_breaches(&summary).is_empty(),
+        "{summary:?}"
+    );
+    assert!(
+        headless::motion_breaches(&summary).is_empty(),
+        "{summary:?}"
+    );
+    for kind in &summary.kinds {
+        // Each walks at its own speed: more than half of it over 12 s.
+        assert!(
+            kind.displacement > 0.5 * 12.0 * f64::from(kind.speed),
+            "{} went {} m at {} m/s",
+            kind.creature,
+            kind.displacement,
+            kind.speed
+        );
+    }
+}
+
+/// Parses `text` as a scene file named `name` in the system's temp folder.
+fn scene_error(text: &str) -> String {
+    let path = std::env::temp_dir().join("skitter-scene-test.toml");
+    parse_scene(path.to_str().unwrap(), text)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
+    let cases: &[(&str, &[&str])] = &[
+        ("", &["no creatures", "[[creatures]]"]),
+        ("creatures = []\n", &[":1:", "at least one"]),
+        (
+            "[[creatures]]\ncreature = \"spyder\"\n",
+            &[
+                ":2:12:",
+                "creatures[0].creature",
+                "spyder",
+                "built-in creatures: spider",
+            ],
+        ),
+        (
+            "terrain = \"moon\"\n[[creatures]]\ncreature = \"spider\"\n",
+            &[":1:11:", "terrain", "moon"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ncount = 0\n",
+            &[":3:9:", "creatures[0].count", "from 1 to 100000"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\npositions = [[0.0, 0.0], [0.5, 0.0]]\n",
+            &["creatures[0]", "closer than their feet allow"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\n[[creatures]]\ncreature = \"biped\"\nat = [0.3, 0.0]\n",
+            &[
+                ":4:",
+                "creatures[1]",
+                "creatures[0]",
+                "closer than their feet allow",
+            ],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ncount = 100\narea = [5.0, 5.0]\n",
+            &[":4:8:", "creatures[0].area", "need", "at least"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ncount = 2\npositions = [[0.0, 0.0]]\n",
+            &["creatures[0].positions", "without `count`"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ndrive = \"forward 1s\"\nscript = \"a.txt\"\n",
+            &["creatures[0].drive", "not both"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ndrive = \"forwad 1s\"\n",
+            &[":3:9:", "creatures[0].drive", "forwad"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"hexapod\"\nsolver = \"two-bone\"\n",
+            &[":3:10:", "creatures[0].solver", "two-bone"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\nheading = 1000\n",
+            &[":3:11:", "creatures[0].heading", "-360 to 360"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\nat = [1e9, 0]\n",
+            &[":3:6:", "creatures[0].at", "[x, z]"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ncolour = \"red\"\n",
+            &[":3:1:", "unknown field `colour`"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ncount = 60000\n[[creatures]]\ncreature = \"spider\"\ncount = 60000\nat = [5000, 0]\n",
+            &["creatures[1].count", "at most 100000"],
+        ),
+    ];
+    for (text, wanted) in cases {
+        let message = scene_error(text);
+        assert!(message.contains("skitter-scene-test.toml"), "{message}");
+        for part in *wanted {
+            assert!(
+                message.contains(part),
+                "{text:?}: {message:?} lacks {part:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn files_a_scene_names_are_found_beside_it() {
+    let dir = std::env::temp_dir().join(format!("skitter-scene-dir-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("mine")).unwrap();
+    let spider = CREATURES[0]
+        .text
+        .replace("name = \"spider\"", "name = \"mine\"");
+    std::fs::write(dir.join("mine/walker.toml"), spider).unwrap();
+    std::fs::write(dir.join("walk.txt"), "forward 2s, left 1s\n").unwrap();
+    std::fs::write(
+        dir.join("scene.toml"),
+        "terrain = \"flat\"\n[[creatures]]\ncreature = \"mine/walker.toml\"\nscript = \"walk.txt\"\n",
+    )
+    .unwrap();
+    let scene = load_scene(dir.join("scene.toml").to_str().unwrap()).unwrap();
+    assert_eq!(scene.name, "scene");
+    assert_eq!(scene.terrain.name, "flat");
+    assert_eq!(scene.kinds[0].creature.name, "mine");
+    assert_eq!(scene.kinds[0].script.as_ref().unwrap().total_seconds(), 3.0);
+    std::fs::write(
+        dir.join("missing.toml"),
+        "[[creatures]]\ncreature = \"spider\"\nscript = \"nowhere.txt\"\n",
+    )
+    .unwrap();
+    let err = load_scene(dir.join("missing.toml").to_str().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("nowhere.txt"), "{err}");
+    assert_eq!(err.line, Some(3), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn creatures_walking_at_each_other_pass_without_meeting() {
+    // Two spiders 6 m apart walk straight at each other for 15 s.
+    let ground = Arc::new(Heightfield::generate(&terrain("flat")));
+    let spider = creature("spider");
+    // Two bodies cannot touch while their centres are further apart than
+    // the body's diagonal across the ground.
+    let body = spider.body.size;
+    let diagonal = Vec2::new(body.x, body.z).length();
+    let spawns = vec![
+        Spawn {
+            spec: spider.clone(),
+            spots: vec![(Vec2::new(0.0, 0.0), 0.0)],
+        },
+        Spawn {
+            spec: spider,
+            spots: vec![(Vec2::new(6.0, 0.1), std::f32::consts::PI)],
+        },
+    ];
+    let mut world = World::from_spawns(ground, spawns);
+    world
+        .apply(Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    let mut closest = f32::MAX;
+    for _ in 0..1800 {
+        world.step();
+        let [a, b] = [0, 1].map(|i| {
+            let c = &world.creatures()[i];
+            let [x, _, z] = c.to_world_f64(world.terrain().spacing(), c.body.position);
+            Vec2::new(x as f32, z as f32)
+        });
+        closest = closest.min(a.distance(b));
+    }
+    // Their bodies never met, they kept most of a footprint apart, and
+    // both got past: each is beyond where the other started.
+    assert!(
+        closest > diagonal,
+        "closest {closest} m, body diagonal {diagonal} m"
+    );
+    assert!(closest > 0.8 * footprint_of_spider(), "closest {closest} m");
+    let ends: Vec<f32> = world
+        .creatures()
+        .iter()
+        .map(|c| c.to_world_f64(world.terrain().spacing(), c.body.position)[0] as f32)
+        .collect();
+    assert!(ends[0] > 6.0 && ends[1] < 0.0, "ends {ends:?}");
+    let summary = world.summary(1.0);
+    assert!(
+        headless::motion_breaches(&summary).is_empty(),
+        "{summary:?}"
+    );
+    assert_eq!(summary.leg_crossings, 0);
+}
+
+fn footprint_of_spider() -> f32 {
+    creature("spider").footprint_radius()
+}
+
+fn skitter(args: &[&str]) -> std::process::Output {
+    Process::new(env!("CARGO_BIN_EXE_skitter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_cli_runs_scenes_and_refuses_what_does_not_go_with_them() {
+    let out = skitter(&[
+        "headless",
+        "--scene",
+        "scenes/zoo.toml",
+        "--steps",
+        "20",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["scene"], "zoo");
+    assert_eq!(json["count"], 6);
+    assert_eq!(json["kinds"].as_array().unwrap().len(), 6);
+    assert!(json["realtime_factor"].as_f64().unwrap() > 0.0);
+
+    for args in [
+        &["headless", "--scene", "scenes/zoo.toml", "--count", "3"][..],
+        &[
+            "headless",
+            "--scene",
+            "scenes/zoo.toml",
+            "--creature",
+            "biped",
+        ][..],
+        &["headless", "--threads", "0"][..],
+        &["headless", "--scene", "scenes/nowhere.toml"][..],
+    ] {
+        let out = skitter(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    let out = skitter(&["headless", "--scene", "scenes/nowhere.toml"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("scenes/nowhere.toml"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_ring_walking_into_its_centre_does_not_pile_up() {
+    // Eight spiders on a 4 m circle, all facing its centre, walk for 15 s.
+    let ground = Arc::new(Heightfield::generate(&terrain("hills")));
+    let spider = creature("spider");
+    let body = spider.body.size;
+    let diagonal = Vec2::new(body.x, body.z).length();
+    let spots = (0..8)
+        .map(|i| {
+            let angle = i as f32 * std::f32::consts::TAU / 8.0;
+            // Heading is counter-clockwise from +x seen from above (toward -z).
+            let at = Vec2::new(angle.cos(), -angle.sin()) * 4.0;
+            (at, angle + std::f32::consts::PI)
+        })
+        .collect();
+    let mut world = World::from_spawns(
+        ground,
+        vec![Spawn {
+            spec: spider,
+            spots,
+        }],
+    )
+    .with_threads(2)
+    .unwrap();
+    world
+        .apply(Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    let spacing = world.terrain().spacing();
+    let mut closest = f32::MAX;
+    let mut first_step_closer = None;
+    for step in 0..1800 {
+        world.step();
+        let places: Vec<Vec2> = world
+            .creatures()
+            .iter()
+            .map(|c| {
+                let [x, _, z] = c.to_world_f64(spacing, c.body.position);
+                Vec2::new(x as f32, z as f32)
+            })
+            .collect();
+        for (i, a) in places.iter().enumerate() {
+            for b in &places[i + 1..] {
+                closest = closest.min(a.distance(*b));
+            }
+        }
+        if step == 60 && first_step_closer.is_none() {
+            // They do set off toward the centre.
+            first_step_closer = Some(places.iter().all(|p| p.length() < 4.0));
+        }
+    }
+    assert_eq!(first_step_closer, Some(true));
+    assert!(
+        closest > diagonal,
+        "closest {closest} m, body diagonal {diagonal} m"
+    );
+    let summary = world.summary(1.0);
+    assert_eq!(summary.nan_count, 0);
+    assert!(
+        headless::quality_breaches(&summary).is_empty(),
+        "{summary:?}"
+    );
+}
