@@ -1,7 +1,10 @@
-//! World-step benchmarks: 1, 100 and 1000 walking spiders on the default hills.
+//! World-step benchmarks: 1, 1000 and 10 000 walking spiders on the default
+//! hills, stepped on 1 and 2 threads.
 //!
 //! `cargo bench --bench sim`; the figure to read is time per step divided by
-//! the spider count (criterion reports it as throughput too).
+//! the spider count (criterion reports it as throughput too), and the ratio
+//! of the 1-thread to the 2-thread time (parallel efficiency is that ratio
+//! over 2).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,23 +16,32 @@ use skitter::terrain::Heightfield;
 
 fn bench_world_step(c: &mut Criterion) {
     let terrain = Arc::new(Heightfield::generate(&default_terrain()));
-    let mut group = c.benchmark_group("world-step");
-    for count in [1usize, 100, 1000] {
-        let mut world = World::new(terrain.clone(), default_creature(), count);
-        world
-            .apply(Command::Drive {
-                forward: 1.0,
-                turn: 0.15,
-            })
-            .expect("driving never fails");
-        // Walk for a second first so every gait phase is represented.
-        for _ in 0..120 {
-            world.step();
+    let mut group = c.benchmark_group("world_step");
+    for count in [1usize, 1000, 10_000] {
+        for threads in [1usize, 2] {
+            if count == 1 && threads > 1 {
+                // One creature is one chunk: a second thread has nothing to do.
+                continue;
+            }
+            let mut world = World::new(terrain.clone(), default_creature(), count)
+                .with_threads(threads)
+                .expect("two threads start on any machine this runs on");
+            world
+                .apply(Command::Drive {
+                    forward: 1.0,
+                    turn: 0.15,
+                })
+                .expect("driving never fails");
+            // Walk for a second first so every gait phase is represented.
+            for _ in 0..120 {
+                world.step();
+            }
+            group.throughput(Throughput::Elements(count as u64));
+            group.bench_function(
+                BenchmarkId::new(format!("spiders-{threads}-threads"), count),
+                |b| b.iter(|| world.step()),
+            );
         }
-        group.throughput(Throughput::Elements(count as u64));
-        group.bench_function(BenchmarkId::new("spiders", count), |b| {
-            b.iter(|| world.step())
-        });
     }
     group.finish();
 }

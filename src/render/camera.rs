@@ -79,6 +79,9 @@ const CHASE_LOOK_AHEAD: f32 = 0.6;
 const FIELD_OF_VIEW_DEG: f32 = 60.0;
 /// Nothing nearer the chase camera than this is drawn (metres).
 const NEAR: f32 = 0.1;
+/// Creatures further from the chase camera than this are not drawn
+/// (metres): at the default zoom they would be under a cell.
+pub const FAR: f32 = 120.0;
 
 impl Camera {
     /// The world point the views centre on.
@@ -311,6 +314,36 @@ impl Projection {
         let col = self.width * 0.5 + d.dot(self.right) * self.scale;
         let row = self.height * 0.5 - d.dot(self.up) * self.scale / self.row_height;
         Some((col, row, depth))
+    }
+
+    /// Whether anything within `radius` metres of world point `p` can land
+    /// on the grid: false only when all of it certainly falls outside, so a
+    /// view of a thousand creatures draws only those near it. Perspective
+    /// views also leave out what lies beyond [`FAR`], where a creature is
+    /// smaller than a cell.
+    pub fn may_show(&self, p: Vec3, radius: f32) -> bool {
+        let d = p - self.origin;
+        let depth = d.dot(self.forward);
+        if self.kind == ViewKind::Perspective {
+            if depth + radius < NEAR || depth - radius > FAR {
+                return false;
+            }
+            // The view's half-width and half-height at that depth, widened by
+            // the radius: a cone test that never culls what it should show.
+            let reach = depth.max(NEAR);
+            let across = d.dot(self.right).abs() - radius;
+            let up = d.dot(self.up).abs() - radius;
+            return across <= reach * self.tan_half_fov * self.aspect
+                && up <= reach * self.tan_half_fov;
+        }
+        let margin_cols = radius * self.scale;
+        let margin_rows = radius * self.scale / self.row_height;
+        let col = self.width * 0.5 + d.dot(self.right) * self.scale;
+        let row = self.height * 0.5 - d.dot(self.up) * self.scale / self.row_height;
+        col + margin_cols >= 0.0
+            && col - margin_cols <= self.width
+            && row + margin_rows >= 0.0
+            && row - margin_rows <= self.height
     }
 
     /// The same projection for points given in a frame displaced by

@@ -108,6 +108,12 @@ fn render(
             ((origin.z - frame.z) as f64 * f64::from(spacing)) as f32,
         );
         let projection = projection.shifted(offset);
+        // Legs reach at most this far from the body's centre.
+        let spec = creature.spec();
+        let radius = spec.max_reach() + spec.body.size.max_element();
+        if !projection.may_show(creature.body.position, radius) {
+            continue;
+        }
         if view == ViewKind::Top {
             draw_support(&mut grid, creature, &projection);
         }

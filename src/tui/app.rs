@@ -556,6 +556,40 @@ impl App {
         due
     }
 
+    /// A digest of what the views show of the world: every creature's body
+    /// pose and feet (and the baked spider's), to a tenth of a millimetre,
+    /// far below a cell. Equal digests mean the pictures are the same, so
+    /// the event loop can skip redrawing creatures standing still (whose
+    /// springs still settle in the last bits).
+    pub fn picture_digest(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut add = |v: glam::Vec3| {
+            for x in v.to_array() {
+                ((x * 1e4).round() as i64).hash(&mut hasher);
+            }
+        };
+        for creature in self.world.creatures() {
+            let origin = creature.origin();
+            add(glam::Vec3::new(origin.x as f32, 0.0, origin.z as f32));
+            add(creature.body.position);
+            add(creature.body.up());
+            add(creature.body.forward());
+            for leg in &creature.legs {
+                add(leg.chain.end());
+            }
+        }
+        if let Some(baked) = &self.baked {
+            let pose = baked.pose();
+            add(pose.body.position);
+            for joint in pose.legs.iter().filter_map(|leg| leg.last()) {
+                add(*joint);
+            }
+        }
+        self.world.followed().hash(&mut hasher);
+        hasher.finish()
+    }
+
     /// Plays a drive script from the current step on, exactly as `skitter
     /// headless` would: the same script gives the same trajectory. Keys still
     /// work meanwhile; the script's next item takes over again.

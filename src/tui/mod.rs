@@ -24,6 +24,9 @@ pub use ui::{MIN_HEIGHT, MIN_WIDTH, copy_grid, copy_half_blocks, draw, ink_style
 const FRAME: Duration = Duration::from_micros(16_667);
 /// Time between frames while paused and idle: keeps the CPU quiet.
 const IDLE_FRAME: Duration = Duration::from_millis(250);
+/// Longest a screen goes without a redraw while its pictures stand still:
+/// the figures that tick on regardless (time, rates) refresh this often.
+const STILL_REDRAW: Duration = Duration::from_millis(500);
 /// Weight of the newest sample in the smoothed timings.
 const SMOOTHING: f64 = 0.1;
 
@@ -39,6 +42,10 @@ trait Screen {
     fn quit(&self) -> bool;
     /// Whether the screen is paused (idle: fewer frames).
     fn paused(&self) -> bool;
+    /// A digest of what the pictures show: while it stays the same and no
+    /// key or resize came, the loop redraws only now and then (for the
+    /// figures that tick on, such as time).
+    fn picture_digest(&self) -> u64;
     /// Where the smoothed real-time figures go.
     fn timings(&mut self) -> &mut Timings;
 }
@@ -46,7 +53,7 @@ trait Screen {
 /// A screen whose state has `advance`, `handle`, `quit`, `paused` and
 /// `timings` as [`App`] and [`LabApp`] do, with its key map and draw function.
 macro_rules! screen {
-    ($state:ty, $keys:path, $draw:path) => {
+    ($state:ty, $keys:path, $draw:path, $digest:expr) => {
         impl Screen for $state {
             fn advance(&mut self, elapsed: f64) -> u64 {
                 u64::from(<$state>::advance(self, elapsed))
@@ -70,6 +77,10 @@ macro_rules! screen {
                 self.paused
             }
 
+            fn picture_digest(&self) -> u64 {
+                $digest(self)
+            }
+
             fn timings(&mut self) -> &mut Timings {
                 &mut self.timings
             }
@@ -77,8 +88,11 @@ macro_rules! screen {
     };
 }
 
-screen!(App, action_for, draw);
-screen!(LabApp, lab_action_for, draw_lab);
+screen!(App, action_for, draw, App::picture_digest);
+// The lab's target moves every step: its step count is its picture.
+screen!(LabApp, lab_action_for, draw_lab, |lab: &LabApp| lab
+    .scene
+    .steps());
 
 /// Runs the viewer until the user quits. The terminal is restored on return,
 /// on error, and (through ratatui's hook) on panic.
@@ -112,6 +126,8 @@ fn event_loop(terminal: &mut DefaultTerminal, mut screen: impl Screen) -> io::Re
     // Frames are due on a fixed cadence rather than a budget from each
     // frame's start, so a wake-up that comes late is made up next frame.
     let mut deadline = last;
+    // What was last drawn, and when; None forces the next draw.
+    let mut drawn: Option<(u64, Instant)> = None;
     loop {
         let frame_start = Instant::now();
         let elapsed = frame_start.duration_since(last).as_secs_f64();
@@ -122,11 +138,17 @@ fn event_loop(terminal: &mut DefaultTerminal, mut screen: impl Screen) -> io::Re
             timings.steps_per_second = smooth(timings.steps_per_second, steps as f64 / elapsed);
             timings.frame_ms = smooth(timings.frame_ms, elapsed * 1000.0);
         }
-        let render_start = Instant::now();
-        terminal.draw(|frame| screen.draw(frame))?;
-        let render_ms = render_start.elapsed().as_secs_f64() * 1000.0;
-        let timings = screen.timings();
-        timings.render_ms = smooth(timings.render_ms, render_ms);
+        let digest = screen.picture_digest();
+        let unchanged = drawn
+            .is_some_and(|(last_digest, at)| last_digest == digest && at.elapsed() < STILL_REDRAW);
+        if !unchanged {
+            let render_start = Instant::now();
+            terminal.draw(|frame| screen.draw(frame))?;
+            let render_ms = render_start.elapsed().as_secs_f64() * 1000.0;
+            let timings = screen.timings();
+            timings.render_ms = smooth(timings.render_ms, render_ms);
+            drawn = Some((digest, Instant::now()));
+        }
         if screen.quit() {
             return Ok(());
         }
@@ -145,6 +167,7 @@ fn event_loop(terminal: &mut DefaultTerminal, mut screen: impl Screen) -> io::Re
             match event::read()? {
                 Event::Key(key) => {
                     screen.key(key);
+                    drawn = None;
                     if screen.quit() {
                         return Ok(());
                     }
@@ -153,7 +176,10 @@ fn event_loop(terminal: &mut DefaultTerminal, mut screen: impl Screen) -> io::Re
                         break;
                     }
                 }
-                Event::Resize(..) => break,
+                Event::Resize(..) => {
+                    drawn = None;
+                    break;
+                }
                 _ => {}
             }
         }
