@@ -538,3 +538,31 @@ fn a_ring_walking_into_its_centre_does_not_pile_up() {
         "{summary:?}"
     );
 }
+
+#[test]
+fn creatures_spread_wider_than_the_terrain_cache_do_not_evict_each_others_ground() {
+    // Nine spiders exactly one cache window apart: each one's ground maps
+    // to the same slots as the others'.
+    let ground = Arc::new(Heightfield::generate(&terrain("hills")));
+    let side_before = ground.cache_side();
+    let window = side_before as f32 * ground.chunk_metres();
+    let spots = (0..9)
+        .map(|i| (Vec2::new((i % 3) as f32, (i / 3) as f32) * window, 0.0))
+        .collect();
+    let mut world = World::from_spawns(
+        ground,
+        vec![Spawn {
+            spec: creature("spider"),
+            spots,
+        }],
+    );
+    world.step();
+    let generated = world.terrain().chunks_generated();
+    for _ in 0..30 {
+        world.step();
+    }
+    // Standing still, nobody needs new ground: nothing was generated again.
+    assert_eq!(world.terrain().chunks_generated(), generated);
+    assert!(world.terrain().cache_side() > side_before);
+    assert!(!world.terrain().crowded());
+}

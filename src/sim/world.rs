@@ -421,14 +421,23 @@ impl World {
         // during the step then only read.
         let terrain = Arc::make_mut(&mut self.terrain);
         // A creature may move its frame during its step (`Creature::rebase`),
-        // but origin + position is the same world point either way.
-        for kind in &self.kinds {
-            for creature in &self.creatures[kind.creatures.clone()] {
-                terrain.prepare_around(
-                    creature.origin(),
-                    creature.body.position,
-                    kind.reach_radius,
-                );
+        // but origin + position is the same world point either way. When
+        // the creatures stand wider apart than the cache holds, it grows
+        // and they are prepared again, rather than evicting each other's
+        // ground every step.
+        loop {
+            terrain.begin_round();
+            for kind in &self.kinds {
+                for creature in &self.creatures[kind.creatures.clone()] {
+                    terrain.prepare_around(
+                        creature.origin(),
+                        creature.body.position,
+                        kind.reach_radius,
+                    );
+                }
+            }
+            if !(terrain.crowded() && terrain.grow()) {
+                break;
             }
         }
         if self.creatures.len() > 1 {

@@ -46,8 +46,12 @@ const CHUNK_TARGET_METRES: f32 = 8.0;
 const CHUNK_CELLS_RANGE: (u64, u64) = (8, 256);
 /// Memory the chunk cache may use (bytes); it decides the number of slots.
 const CACHE_BYTES: usize = 32 << 20;
-/// Bounds on chunk slots per cache side.
+/// Bounds on chunk slots per cache side, to start with.
 const CACHE_SIDE_RANGE: (usize, usize) = (4, 32);
+/// Most chunk slots per cache side the cache grows to when creatures spread
+/// wider than it holds at once (see [`Heightfield::grow`]): 65 536 slots,
+/// 2.6 MB of them empty, a window of 2 km at the usual 8 m chunks.
+const MAX_CACHE_SIDE: usize = 256;
 /// Grid indices are clamped to this magnitude, so absurd positions (1e30)
 /// still give a finite height instead of overflowing an integer.
 const MAX_GRID_INDEX: f32 = 1.0e12;
@@ -63,6 +67,8 @@ type Sampler = Arc<dyn Fn(f64, f64) -> f64 + Send + Sync>;
 struct Chunk {
     key: (i64, i64),
     heights: Box<[f32]>,
+    /// The preparation round that last asked for it.
+    round: u64,
 }
 
 /// Terrain heights over the whole x–z plane, generated lazily in chunks
@@ -90,6 +96,10 @@ pub struct Heightfield {
     min_height: f32,
     max_height: f32,
     chunks_generated: u64,
+    /// The current preparation round (see [`Heightfield::begin_round`]).
+    round: u64,
+    /// Whether this round evicted a chunk the same round asked for.
+    crowded: bool,
 }
 
 impl std::fmt::Debug for Heightfield {
@@ -132,6 +142,8 @@ impl Heightfield {
             min_height: f32::INFINITY,
             max_height: f32::NEG_INFINITY,
             chunks_generated: 0,
+            round: 0,
+            crowded: false,
         };
         // The initial extent, capped so it never evicts its own chunks.
         let chunk_metres = chunk_cells as f32 * spacing;
@@ -237,15 +249,67 @@ impl Heightfield {
         // More chunks than slots along a side would evict each other.
         let most = self.side as i64 - 1;
         let (x1, z1) = (x1.min(x0 + most), z1.min(z0 + most));
+        let round = self.round;
         for cz in z0..=z1 {
             for cx in x0..=x1 {
                 let slot = self.slot(cx, cz);
-                if self.slots[slot].as_ref().is_none_or(|c| c.key != (cx, cz)) {
-                    self.slots[slot] = Some(self.sample_chunk(cx, cz));
-                    self.chunks_generated += 1;
+                match &mut self.slots[slot] {
+                    Some(chunk) if chunk.key == (cx, cz) => chunk.round = round,
+                    held => {
+                        // Evicting what this same round needs: the creatures
+                        // stand wider apart than the cache holds.
+                        self.crowded |= held.as_ref().is_some_and(|c| c.round == round);
+                        let mut chunk = self.sample_chunk(cx, cz);
+                        chunk.round = round;
+                        self.slots[slot] = Some(chunk);
+                        self.chunks_generated += 1;
+                    }
                 }
             }
         }
+    }
+
+    /// Starts a round of [`Heightfield::prepare_around`] calls that must all
+    /// be cached at once (a world's step: every creature's surroundings).
+    pub fn begin_round(&mut self) {
+        self.round += 1;
+        self.crowded = false;
+    }
+
+    /// Whether this round's preparations evicted chunks the round itself
+    /// asked for: the cache is too small for the spread of what it serves,
+    /// and every query there falls back to sampling the noise.
+    pub fn crowded(&self) -> bool {
+        self.crowded
+    }
+
+    /// Doubles the cache's side (up to a limit), keeping every chunk it
+    /// holds; false when it is already at the limit. Each chunk keeps a
+    /// slot of its own: two chunks apart modulo the old side are apart
+    /// modulo the new.
+    pub fn grow(&mut self) -> bool {
+        if self.side >= MAX_CACHE_SIDE {
+            return false;
+        }
+        let side = self.side * 2;
+        let old = std::mem::replace(&mut self.slots, vec![None; side * side]);
+        self.side = side;
+        for chunk in old.into_iter().flatten() {
+            let slot = self.slot(chunk.key.0, chunk.key.1);
+            self.slots[slot] = Some(chunk);
+        }
+        true
+    }
+
+    /// The edge of a chunk, metres: the cache holds a window of
+    /// [`Heightfield::cache_side`] chunks each way.
+    pub fn chunk_metres(&self) -> f32 {
+        self.chunk_cells as f32 * self.spacing
+    }
+
+    /// Chunk slots per side of the cache.
+    pub fn cache_side(&self) -> usize {
+        self.side
     }
 
     #[inline]
@@ -273,6 +337,7 @@ impl Heightfield {
         Chunk {
             key: (cx, cz),
             heights: heights.into_boxed_slice(),
+            round: self.round,
         }
     }
 
