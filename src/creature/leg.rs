@@ -128,7 +128,8 @@ impl Creature {
         let leg = &mut self.legs[i];
         leg.chain.set_root(hip);
         leg.chain.set_rest_frame(self.body.orientation);
-        let solver = &mut self.solvers[solver_slot(leg.solver)];
+        let kind = leg.solver;
+        let solver = self.solvers[solver_slot(kind)].get_or_insert_with(|| kind.build());
         leg.report = solver.solve(&mut leg.chain, leg.foot, &params);
         // Solvers start from the previous pose, and a foot drawn in close
         // can leave a knee folded over the body. Start again from the rest

@@ -110,7 +110,9 @@ pub struct Creature {
     /// The group whose turn is next when groups step in listed order.
     pub(super) next_group: usize,
     pub(super) group_of: Vec<usize>,
-    pub(super) solvers: [Box<dyn Solver>; SolverKind::ALL.len()],
+    /// One solver of each kind the legs use, built when first asked for
+    /// (each holds scratch space; most creatures only ever use one kind).
+    pub(super) solvers: [Option<Box<dyn Solver>>; SolverKind::ALL.len()],
     pub(super) lifted: Vec<bool>,
     pub(super) candidates: Vec<super::StepCandidate>,
     /// Scratch: feet positions for the feet plane.
@@ -190,7 +192,7 @@ impl Creature {
             next_legs: Vec::with_capacity(spec.legs.len()),
             stability_wait: 0.0,
             group_of,
-            solvers: SolverKind::ALL.map(SolverKind::build),
+            solvers: Default::default(),
             lifted: vec![false; spec.legs.len()],
             candidates: Vec::with_capacity(spec.legs.len()),
             feet: Vec::with_capacity(spec.legs.len()),
@@ -277,7 +279,7 @@ impl Creature {
     /// Switches every leg that can use `kind` to it; returns how many legs
     /// could not (e.g. two-bone on three-bone legs), which keep their solver.
     pub fn set_solver(&mut self, kind: SolverKind) -> usize {
-        let solver = &self.solvers[solver_slot(kind)];
+        let solver = self.solvers[solver_slot(kind)].get_or_insert_with(|| kind.build());
         let mut refused = 0;
         for leg in &mut self.legs {
             if solver.supports(&leg.chain).is_ok() {
