@@ -298,11 +298,14 @@ impl Failure {
     }
 }
 
-/// Writes `error: MESSAGE` as one printable line on stderr. If stderr itself
+/// Writes `error: LINE` on stderr for each line of `message` (a file with
+/// several errors gives one line each), made printable. If stderr itself
 /// cannot be written (closed, full) there is nowhere left to say so; the
 /// exit code still tells.
 fn report(message: &str) {
-    to_stderr(&format!("error: {message}"));
+    for line in message.lines() {
+        to_stderr(&format!("error: {line}"));
+    }
 }
 
 /// One line on stderr, made printable. A failing stderr has nowhere left to
@@ -579,19 +582,22 @@ fn check(files: &[String]) -> Result<(), Failure> {
     let mut failed = false;
     for file in files {
         // The file name is echoed, so it is made printable like any value.
-        let line = match check_file_with_warnings(file) {
+        match check_file_with_warnings(file) {
             Ok((checked, warnings)) => {
                 for warning in warnings {
                     out.line(&printable(&warning.to_string(), LINE_MAX_CHARS))?;
                 }
-                format!("ok    {}: {checked}", printable(file, LINE_MAX_CHARS))
+                let line = format!("ok    {}: {checked}", printable(file, LINE_MAX_CHARS));
+                out.line(&printable(&line, LINE_MAX_CHARS))?;
             }
             Err(e) => {
                 failed = true;
-                format!("error {e}")
+                // Every error in the file, one line each.
+                for line in e.lines() {
+                    out.line(&printable(&format!("error {line}"), LINE_MAX_CHARS))?;
+                }
             }
-        };
-        out.line(&printable(&line, LINE_MAX_CHARS))?;
+        }
     }
     out.finish()?;
     if failed {

@@ -357,7 +357,12 @@ fn echoed_input_cannot_drive_the_terminal() {
         message.contains("unknown leg `\\u{1b}]0;pwned\\u{7}`"),
         "{message}"
     );
+    // One line: the input's escapes never break it.
     assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.lines().all(|l| l.starts_with("error: ")),
+        "{message}"
+    );
     // `check` prints on stdout, escaped the same way.
     let out = skitter(&["check", evil]);
     assert_eq!(out.status.code(), Some(2));
@@ -510,4 +515,40 @@ fn strict_exits_3_naming_the_broken_limit_and_still_prints_the_summary() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_prints_every_error_of_a_file_and_exits_2() {
+    let dir = temp_dir("all-errors");
+    let broken = dir.join("broken.toml");
+    std::fs::write(
+        &broken,
+        std::fs::read_to_string("creatures/spider.toml")
+            .unwrap()
+            .replace("speed = 0.9 ", "speed = -0.9")
+            .replace("kind = \"fabrik\"", "kind = \"fabrick\""),
+    )
+    .unwrap();
+    let broken = broken.to_str().unwrap();
+    let out = skitter(&["check", broken, "creatures/hexapod.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with(&format!("error {broken}:9:9: body.speed: ")),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("error {broken}:16:8: solver.kind: ")),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("ok    creatures/hexapod.toml"),
+        "{text}"
+    );
+    // The loaders behind `headless` and the viewer report the same, one line each.
+    let out = skitter(&["headless", "--creature", broken]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).lines().count(), 2, "{}", stderr(&out));
 }

@@ -80,12 +80,9 @@ fn resolve(
     }
     match builtins.iter().find(|b| b.name.eq_ignore_ascii_case(arg)) {
         Some(b) => Ok((format!("<built-in {}>", b.name), b.text.to_string())),
-        None => Err(ConfigError {
-            file: arg.to_string(),
-            line: None,
-            column: None,
-            field: None,
-            message: format!(
+        None => Err(ConfigError::whole_file(
+            arg,
+            format!(
                 "no such file, and not a built-in {what}; built-in {what}s: {}",
                 builtins
                     .iter()
@@ -93,7 +90,7 @@ fn resolve(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        }),
+        )),
     }
 }
 
@@ -105,13 +102,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// files and text that is not UTF-8 into a [`ConfigError`] naming it.
 pub fn read_file(path: &str) -> Result<String, ConfigError> {
     use std::io::Read;
-    let error = |message: String| ConfigError {
-        file: path.to_string(),
-        line: None,
-        column: None,
-        field: None,
-        message,
-    };
+    let error = |message: String| ConfigError::whole_file(path, message);
     let file =
         std::fs::File::open(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
     let mut bytes = Vec::new();
@@ -214,10 +205,10 @@ pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), C
         return parse_script(path, &text).map(|s| (Checked::Script(s), Vec::new()));
     }
     let src = Source::new(path, &text);
-    let table: toml::Table = toml::from_str(&text).map_err(|e| src.from_toml(&e))?;
+    let doc = fields::Document::parse(&src)?;
     if ["body", "legs", "gait", "solver"]
         .iter()
-        .any(|key| table.contains_key(*key))
+        .any(|key| doc.has(key))
     {
         parse_creature_with_warnings(path, &text)
             .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
