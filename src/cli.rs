@@ -59,8 +59,37 @@ enum Commands {
     },
     /// List the built-in creatures and terrains.
     List,
+    /// Write a commented file to start from (never over an existing file).
+    New {
+        #[command(subcommand)]
+        what: NewWhat,
+    },
     /// Run one of the seeds' experiments and print its table (Markdown, or JSON).
     Lab(LabArgs),
+}
+
+/// What `skitter new` writes.
+#[derive(Debug, Subcommand)]
+enum NewWhat {
+    /// A creature: mirrored legs, poles, gait groups and parameters scaled
+    /// by the README's rules of thumb; it passes `check` without warnings.
+    Creature {
+        /// The creature's name; the file is NAME.toml unless --out is given.
+        name: String,
+        /// How many legs, 2 to 12 (an odd count puts one on the centre line, behind).
+        #[arg(long)]
+        legs: usize,
+        /// Bones a leg, 2 to 4.
+        #[arg(long, default_value_t = 3)]
+        bones: usize,
+        /// trot (even counts), tripod (6 or 12 legs), wave or crawl; default
+        /// trot for even counts, wave for odd.
+        #[arg(long)]
+        gait: Option<config::TemplateGait>,
+        /// Where to write (default NAME.toml in the current directory).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    },
 }
 
 /// `skitter lab EXPERIMENT [--seed N] [--cases N] [--repeats N] [--json]`,
@@ -268,6 +297,7 @@ impl Cli {
             Some(Commands::Headless(args)) => run_headless(args),
             Some(Commands::Check { files }) => check(&files),
             Some(Commands::List) => list(),
+            Some(Commands::New { what }) => new(what),
             Some(Commands::Lab(args)) => run_lab(&args),
         }
     }
@@ -605,6 +635,51 @@ fn check(files: &[String]) -> Result<(), Failure> {
     } else {
         Ok(())
     }
+}
+
+fn new(what: NewWhat) -> Result<(), Failure> {
+    let NewWhat::Creature {
+        name,
+        legs,
+        bones,
+        gait,
+        out,
+    } = what;
+    let template = config::CreatureTemplate {
+        gait: gait.unwrap_or(config::TemplateGait::default_for(legs)),
+        name,
+        legs,
+        bones,
+    };
+    let text = template.render().map_err(|e| match e {
+        config::TemplateError::Invalid(_) => Failure::Other(e.to_string()),
+        other => Failure::BadInput(other.to_string()),
+    })?;
+    let path = out.unwrap_or_else(|| format!("{}.toml", template.name));
+    // `create_new` refuses an existing file atomically: nothing is ever overwritten.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => Failure::BadInput(format!(
+                "{path} already exists; skitter new never overwrites a file. Choose another name \
+                 or --out FILE"
+            )),
+            _ => Failure::Other(format!("cannot create {path}: {e}")),
+        })?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| Failure::Other(format!("cannot write {path}: {e}")))?;
+    let mut out = Out::new();
+    out.line(&format!(
+        "wrote {}: {} legs of {} bones, a {}; try `skitter check {0}` and `skitter run --creature {0}`",
+        printable(&path, LINE_MAX_CHARS),
+        template.legs,
+        template.bones,
+        template.gait
+    ))?;
+    out.finish()
 }
 
 fn list() -> Result<(), Failure> {

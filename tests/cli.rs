@@ -552,3 +552,46 @@ fn check_prints_every_error_of_a_file_and_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out).lines().count(), 2, "{}", stderr(&out));
 }
+
+#[test]
+fn new_creature_writes_a_file_that_checks_and_never_overwrites() {
+    let dir = temp_dir("new-creature");
+    let path = dir.join("beetle.toml");
+    let _ = std::fs::remove_file(&path);
+    let path = path.to_str().unwrap();
+    let out = skitter(&["new", "creature", "beetle", "--legs", "6", "--out", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(path).unwrap();
+    assert!(written.contains("name = \"beetle\""), "{written}");
+    let out = skitter(&["check", path]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 1, "no warnings: {text}");
+    assert!(text.starts_with("ok "), "{text}");
+    // A second run refuses, and leaves the file as it was.
+    std::fs::write(path, "mine").unwrap();
+    let out = skitter(&["new", "creature", "beetle", "--legs", "4", "--out", path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(path).unwrap(), "mine");
+    // Impossible combinations are bad input.
+    let other = dir.join("odd.toml");
+    let out = skitter(&[
+        "new",
+        "creature",
+        "odd",
+        "--legs",
+        "5",
+        "--gait",
+        "trot",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a trot cannot be laid out on 5 legs"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!other.exists());
+}

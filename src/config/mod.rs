@@ -9,6 +9,7 @@ mod creature;
 mod error;
 mod fields;
 mod script;
+mod template;
 mod terrain;
 
 use std::path::Path;
@@ -20,6 +21,7 @@ pub use creature::{
 };
 pub use error::{ConfigError, Source, Warning};
 pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
+pub use template::{CreatureTemplate, TEMPLATE_BONES, TEMPLATE_LEGS, TemplateError, TemplateGait};
 pub use terrain::{parse_terrain, parse_terrain_with_warnings};
 
 use crate::creature::CreatureSpec;
