@@ -56,9 +56,9 @@ impl TemplateGait {
     /// trot on other even counts, a wave on odd ones (a trot needs every leg
     /// paired).
     pub fn default_for(legs: usize) -> TemplateGait {
-        if legs % 6 == 0 {
+        if legs.is_multiple_of(6) {
             TemplateGait::Tripod
-        } else if legs % 2 == 0 {
+        } else if legs.is_multiple_of(2) {
             TemplateGait::Trot
         } else {
             TemplateGait::Wave
@@ -203,7 +203,7 @@ impl CreatureTemplate {
                 "a trot lifts each leg with its diagonal partner, so every leg needs one; \
                  use an even count, or wave or crawl",
             )),
-            TemplateGait::Tripod if self.legs % 6 != 0 => Err(needs(
+            TemplateGait::Tripod if !self.legs.is_multiple_of(6) => Err(needs(
                 "a tripod lifts triangles of three legs (front and back on one side, the \
                  middle on the other), so it needs 6 or 12 legs; use trot for other even \
                  counts, wave or crawl for odd ones",
