@@ -39,7 +39,7 @@ fn assert_walks(t: &CreatureTemplate) {
     assert_eq!(summary.nan_count, 0, "{t:?}");
     // Speeding up takes a moment; a third of full speed over 4 s is walking.
     assert!(
-        f64::from(summary.displacement) > 4.0 * f64::from(summary.speed) / 3.0,
+        summary.displacement > 4.0 * f64::from(summary.speed) / 3.0,
         "{t:?}: {} m at {} m/s\n{text}",
         summary.displacement,
         summary.speed
