@@ -20,6 +20,7 @@ fn walking_app() -> App {
     let sources = Sources {
         creature: "spider".into(),
         terrain: "hills".into(),
+        seed: None,
     };
     let mut app = App::new(default_creature(), default_terrain(), sources, None);
     app.handle(Action::Faster);

@@ -15,8 +15,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use skitter::config::{
-    self, CREATURES, ConfigError, Script, TERRAINS, check_file_with_warnings,
-    load_creature_with_warnings, load_terrain_with_warnings, parse_script,
+    self, CREATURES, ConfigError, Script, TERRAINS, load_creature_with_warnings, parse_script,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
@@ -56,6 +55,10 @@ enum Commands {
         /// Files to check (.toml creatures or terrains; anything else is a drive script).
         #[arg(required = true)]
         files: Vec<String>,
+        /// Check terrains with this seed in place of their own (the heights
+        /// checked depend on it).
+        #[arg(long)]
+        seed: Option<u32>,
     },
     /// List the built-in creatures and terrains.
     List,
@@ -182,6 +185,9 @@ pub struct SceneArgs {
     /// Solver for every leg: fabrik, gradient, two-bone, ccd, jacobian-transpose or dls.
     #[arg(long, short = 's')]
     pub solver: Option<SolverKind>,
+    /// Terrain seed (0 to 4294967295) in place of the terrain file's.
+    #[arg(long)]
+    pub seed: Option<u32>,
 }
 
 /// A drive script, from a file or inline.
@@ -202,6 +208,7 @@ impl SceneArgs {
             creature: "spider".into(),
             terrain: "hills".into(),
             solver: None,
+            seed: None,
         }
     }
 }
@@ -295,7 +302,7 @@ impl Cli {
                 .load()
                 .and_then(|script| crate::viewer::run(&args.scene, script, args.baked)),
             Some(Commands::Headless(args)) => run_headless(args),
-            Some(Commands::Check { files }) => check(&files),
+            Some(Commands::Check { files, seed }) => check(&files, seed),
             Some(Commands::List) => list(),
             Some(Commands::New { what }) => new(what),
             Some(Commands::Lab(args)) => run_lab(&args),
@@ -492,7 +499,8 @@ fn open_lab_screen(args: &LabArgs) -> Result<(), Failure> {
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     let (creature, mut warnings) = load_creature_with_warnings(&args.scene.creature)?;
-    let (terrain, terrain_warnings) = load_terrain_with_warnings(&args.scene.terrain)?;
+    let (terrain, terrain_warnings) =
+        config::load_terrain_seeded(&args.scene.terrain, args.scene.seed)?;
     warnings.extend(terrain_warnings);
     for warning in warnings {
         to_stderr(&warning.to_string());
@@ -607,12 +615,12 @@ fn canonical(path: &str) -> Option<PathBuf> {
     Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
 }
 
-fn check(files: &[String]) -> Result<(), Failure> {
+fn check(files: &[String], seed: Option<u32>) -> Result<(), Failure> {
     let mut out = Out::new();
     let mut failed = false;
     for file in files {
         // The file name is echoed, so it is made printable like any value.
-        match check_file_with_warnings(file) {
+        match config::check_file_seeded(file, seed) {
             Ok((checked, warnings)) => {
                 for warning in warnings {
                     out.line(&printable(&warning.to_string(), LINE_MAX_CHARS))?;

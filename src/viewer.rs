@@ -52,6 +52,7 @@ pub fn run(scene: &SceneArgs, script: Option<Script>, baked: bool) -> Result<(),
     let sources = Sources {
         creature: scene.creature.clone(),
         terrain: scene.terrain.clone(),
+        seed: scene.seed,
     };
     let mut app = App::load(sources, scene.solver).map_err(|e| Failure::BadInput(e.to_string()))?;
     if let Some(script) = &script {

@@ -595,3 +595,31 @@ fn new_creature_writes_a_file_that_checks_and_never_overwrites() {
     );
     assert!(!other.exists());
 }
+
+#[test]
+fn seed_overrides_the_terrain_files_on_every_command() {
+    // headless: the same seed gives the same run, another seed another ground.
+    let run = |seed: Option<&str>| {
+        let mut args = vec!["headless", "--steps", "240", "-c", "spider", "-t", "hills"];
+        if let Some(seed) = seed {
+            args.extend(["--seed", seed]);
+        }
+        let out = skitter(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        summary["body_height_mean"].as_f64().unwrap()
+    };
+    // hills ships seed 7: --seed 7 is the file's own ground.
+    assert_eq!(run(None), run(Some("7")));
+    assert_ne!(run(None), run(Some("8")));
+    // check: the terrain is checked (and reported) with the seed given.
+    let out = skitter(&["check", "--seed", "12345", "terrain/hills.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("seed 12345"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = skitter(&["check", "--seed", "-1", "terrain/hills.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -167,6 +167,7 @@ fn viewer(terrain: &str) -> App {
     let sources = Sources {
         creature: "spider".into(),
         terrain: terrain.into(),
+        seed: None,
     };
     App::new(
         load_creature("spider").unwrap(),

@@ -22,7 +22,7 @@ pub use creature::{
 pub use error::{ConfigError, Source, Warning};
 pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
 pub use template::{CreatureTemplate, TEMPLATE_BONES, TEMPLATE_LEGS, TemplateError, TemplateGait};
-pub use terrain::{parse_terrain, parse_terrain_with_warnings};
+pub use terrain::{parse_terrain, parse_terrain_seeded, parse_terrain_with_warnings};
 
 use crate::creature::CreatureSpec;
 use crate::terrain::TerrainSpec;
@@ -143,8 +143,17 @@ pub fn load_terrain(arg: &str) -> Result<TerrainSpec, ConfigError> {
 
 /// Loads a terrain from a path or a built-in name, with its warnings.
 pub fn load_terrain_with_warnings(arg: &str) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
+    load_terrain_seeded(arg, None)
+}
+
+/// Loads a terrain from a path or a built-in name, with `seed` (`--seed`),
+/// when given, in place of the file's; with its warnings.
+pub fn load_terrain_seeded(
+    arg: &str,
+    seed: Option<u32>,
+) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
     let (name, text) = resolve(arg, TERRAINS, "terrain")?;
-    parse_terrain_with_warnings(&name, &text)
+    parse_terrain_seeded(&name, &text, seed)
 }
 
 /// What `skitter check` found a file to be.
@@ -196,12 +205,12 @@ pub fn check_file(path: &str) -> Result<Checked, ConfigError> {
     check_file_with_warnings(path).map(|(checked, _)| checked)
 }
 
-/// Validates one file of any kind, with the warnings it earns: `.toml` files
-/// are creatures when they hold any creature table (`body`, `legs`, `gait`,
-/// `solver`) and terrains otherwise (every terrain field has a default);
-/// anything else is read as a drive script. The same parsers load files for
-/// `headless` and the viewer, so all three always agree.
-pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), ConfigError> {
+/// Validates one file of any kind (see [`check_file_with_warnings`]), a
+/// terrain with `seed` in place of its own when given (`check --seed`).
+pub fn check_file_seeded(
+    path: &str,
+    seed: Option<u32>,
+) -> Result<(Checked, Vec<Warning>), ConfigError> {
     let text = read_file(path)?;
     if !path.ends_with(".toml") {
         return parse_script(path, &text).map(|s| (Checked::Script(s), Vec::new()));
@@ -215,7 +224,15 @@ pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), C
         parse_creature_with_warnings(path, &text)
             .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
     } else {
-        parse_terrain_with_warnings(path, &text)
-            .map(|(t, warnings)| (Checked::Terrain(t), warnings))
+        parse_terrain_seeded(path, &text, seed).map(|(t, warnings)| (Checked::Terrain(t), warnings))
     }
+}
+
+/// Validates one file of any kind, with the warnings it earns: `.toml` files
+/// are creatures when they hold any creature table (`body`, `legs`, `gait`,
+/// `solver`) and terrains otherwise (every terrain field has a default);
+/// anything else is read as a drive script. The same parsers load files for
+/// `headless` and the viewer, so all three always agree.
+pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), ConfigError> {
+    check_file_seeded(path, None)
 }

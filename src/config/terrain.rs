@@ -41,6 +41,16 @@ pub fn parse_terrain_with_warnings(
     name: &str,
     text: &str,
 ) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
+    parse_terrain_seeded(name, text, None)
+}
+
+/// Parses and validates a terrain file with `seed` (`--seed`), when given,
+/// in place of the file's: the heights checked are the ones that seed makes.
+pub fn parse_terrain_seeded(
+    name: &str,
+    text: &str,
+    seed: Option<u32>,
+) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
     let src = Source::new(name, text);
     let check = Check::new(&src);
     let mut doc = Document::parse(&src)?;
@@ -63,10 +73,11 @@ pub fn parse_terrain_with_warnings(
         }
     });
     let seed = match &file.seed {
-        Some(seed) => errors
-            .ok(check.int_in(seed, 0, i64::from(u32::MAX), "seed"))
-            .map(|s| s as u32),
-        None => Some(0),
+        // The command line's seed wins, but the file's is still checked.
+        Some(file_seed) => errors
+            .ok(check.int_in(file_seed, 0, i64::from(u32::MAX), "seed"))
+            .map(|s| seed.unwrap_or(s as u32)),
+        None => Some(seed.unwrap_or(0)),
     };
     let size = match &file.size {
         Some(size) => {

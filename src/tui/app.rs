@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
-use crate::config::{ConfigError, Script, load_creature, load_terrain};
+use crate::config::{ConfigError, Script, load_creature, load_terrain_seeded};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
 use crate::lab::LabError;
@@ -108,6 +108,8 @@ pub struct Sources {
     pub creature: String,
     /// Terrain file or built-in name.
     pub terrain: String,
+    /// Seed in place of the terrain file's (`--seed`), kept across reloads.
+    pub seed: Option<u32>,
 }
 
 /// The viewer's whole state.
@@ -205,7 +207,7 @@ impl App {
     /// before any terminal is touched.
     pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, LoadError> {
         let creature = load_creature(&sources.creature)?;
-        let terrain = load_terrain(&sources.terrain)?;
+        let terrain = load_terrain_seeded(&sources.terrain, sources.seed)?.0;
         if let Some(kind) = solver {
             creature
                 .check_solver(kind, "--solver")
@@ -407,7 +409,8 @@ impl App {
 
     fn reload(&mut self) {
         let loaded = load_creature(&self.sources.creature).and_then(|creature| {
-            load_terrain(&self.sources.terrain).map(|terrain| (creature, terrain))
+            load_terrain_seeded(&self.sources.terrain, self.sources.seed)
+                .map(|(terrain, _)| (creature, terrain))
         });
         match loaded {
             Ok((creature, terrain)) => {
@@ -578,6 +581,7 @@ mod tests {
         let sources = Sources {
             creature: "spider".into(),
             terrain: "hills".into(),
+            seed: None,
         };
         App::new(default_creature(), default_terrain(), sources, None)
     }
