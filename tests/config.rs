@@ -764,3 +764,21 @@ fn every_bad_item_of_a_script_is_reported() {
         "{err}"
     );
 }
+
+#[test]
+fn every_shipped_script_parses() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("scripts").unwrap() {
+        let path = entry.unwrap().path();
+        let path = path.to_str().unwrap();
+        let checked = check_file(path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(checked, Checked::Script(_)), "{path}");
+        seen += 1;
+    }
+    assert!(seen >= 2, "scripts/ ships the README's drive scripts");
+    // The Quality table's drive lasts 60 s.
+    let Checked::Script(drive) = check_file("scripts/drive.txt").unwrap() else {
+        panic!("scripts/drive.txt is a script");
+    };
+    assert_eq!(drive.total_seconds(), 60.0);
+}

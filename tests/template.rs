@@ -105,10 +105,10 @@ fn impossible_combinations_are_refused() {
 }
 
 #[test]
-fn a_template_is_commented_and_names_its_schema() {
+fn a_template_is_commented_with_its_gait_laid_out() {
     let text = template(6, 3, TemplateGait::Tripod).render().unwrap();
     assert!(
-        text.starts_with("#:schema ./schema/creature.json\n"),
+        text.starts_with("# t6_3_tripod: 6 legs of 3 bones, a tripod."),
         "{text}"
     );
     assert!(text.contains("groups = [\n    [\"left_1\", \"right_2\", \"left_3\"],\n    [\"right_1\", \"left_2\", \"right_3\"],\n]"), "{text}");

@@ -402,8 +402,7 @@ impl CreatureTemplate {
         // Writing into a String cannot fail, so the results of write! are ignored.
         let _ = writeln!(
             t,
-            "#:schema ./schema/creature.json\n\
-             # {name}: {legs} legs of {bones_n} bones, a {gait}. Made by `skitter new creature`;\n\
+            "# {name}: {legs} legs of {bones_n} bones, a {gait}. Made by `skitter new creature`;\n\
              # check it with `skitter check {name}.toml`, watch it with\n\
              # `skitter run --creature {name}.toml`. Units: metres, seconds, degrees.\n\
              # Body frame: +x forward, +y up, +z right (left legs have negative z).\n\
