@@ -21,6 +21,7 @@ fn walking_app() -> App {
         creature: "spider".into(),
         terrain: "hills".into(),
         scene: None,
+        seed: None,
     };
     let mut app = App::new(default_creature(), default_terrain(), sources, None);
     app.handle(Action::Faster);

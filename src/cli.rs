@@ -15,8 +15,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use skitter::config::{
-    self, CREATURES, ConfigError, Script, TERRAINS, check_file_with_warnings,
-    load_creature_with_warnings, load_terrain_with_warnings, parse_script,
+    self, CREATURES, ConfigError, Script, TERRAINS, load_creature_with_warnings, parse_script,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
@@ -56,11 +55,44 @@ enum Commands {
         /// Files to check (.toml creatures or terrains; anything else is a drive script).
         #[arg(required = true)]
         files: Vec<String>,
+        /// Check terrains with this seed in place of their own (the heights
+        /// checked depend on it).
+        #[arg(long)]
+        seed: Option<u32>,
     },
     /// List the built-in creatures and terrains.
     List,
+    /// Write a commented file to start from (never over an existing file).
+    New {
+        #[command(subcommand)]
+        what: NewWhat,
+    },
     /// Run one of the seeds' experiments and print its table (Markdown, or JSON).
     Lab(LabArgs),
+}
+
+/// What `skitter new` writes.
+#[derive(Debug, Subcommand)]
+enum NewWhat {
+    /// A creature: mirrored legs, poles, gait groups and parameters scaled
+    /// by the README's rules of thumb; it passes `check` without warnings.
+    Creature {
+        /// The creature's name; the file is NAME.toml unless --out is given.
+        name: String,
+        /// How many legs, 2 to 12 (an odd count puts one on the centre line, behind).
+        #[arg(long)]
+        legs: usize,
+        /// Bones a leg, 2 to 4.
+        #[arg(long, default_value_t = 3)]
+        bones: usize,
+        /// trot (even counts), tripod (6 or 12 legs), wave or crawl; default
+        /// trot for even counts, wave for odd.
+        #[arg(long)]
+        gait: Option<config::TemplateGait>,
+        /// Where to write (default NAME.toml in the current directory).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    },
 }
 
 /// `skitter lab EXPERIMENT [--seed N] [--cases N] [--repeats N] [--json]`,
@@ -153,6 +185,9 @@ pub struct SceneArgs {
     /// Solver for every leg: fabrik, gradient, two-bone, ccd, jacobian-transpose or dls.
     #[arg(long, short = 's')]
     pub solver: Option<SolverKind>,
+    /// Terrain seed (0 to 4294967295) in place of the terrain file's.
+    #[arg(long)]
+    pub seed: Option<u32>,
     /// Scene file: a terrain and several kinds of creature, each with a
     /// count, where they start and optionally a drive script (see
     /// scenes/zoo.toml). Replaces --creature and --terrain.
@@ -194,6 +229,7 @@ impl SceneArgs {
             solver: None,
             scene: None,
             threads: None,
+            seed: None,
         }
     }
 }
@@ -288,8 +324,9 @@ impl Cli {
                 .load()
                 .and_then(|script| crate::viewer::run(&args.scene, script, args.baked)),
             Some(Commands::Headless(args)) => run_headless(args),
-            Some(Commands::Check { files }) => check(&files),
+            Some(Commands::Check { files, seed }) => check(&files, seed),
             Some(Commands::List) => list(),
+            Some(Commands::New { what }) => new(what),
             Some(Commands::Lab(args)) => run_lab(&args),
         }
     }
@@ -320,11 +357,14 @@ impl Failure {
     }
 }
 
-/// Writes `error: MESSAGE` as one printable line on stderr. If stderr itself
+/// Writes `error: LINE` on stderr for each line of `message` (a file with
+/// several errors gives one line each), made printable. If stderr itself
 /// cannot be written (closed, full) there is nowhere left to say so; the
 /// exit code still tells.
 fn report(message: &str) {
-    to_stderr(&format!("error: {message}"));
+    for line in message.lines() {
+        to_stderr(&format!("error: {line}"));
+    }
 }
 
 /// One line on stderr, made printable. A failing stderr has nowhere left to
@@ -480,19 +520,22 @@ fn open_lab_screen(args: &LabArgs) -> Result<(), Failure> {
 }
 
 fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
-    let scene = args
+    let mut scene = args
         .scene
         .scene
         .as_deref()
         .map(config::load_scene)
         .transpose()?;
+    if let (Some(scene), Some(seed)) = (&mut scene, args.scene.seed) {
+        scene.terrain.seed = seed;
+    }
     let (creature, mut warnings) = match &scene {
         Some(scene) => (scene.kinds[0].creature.clone(), Vec::new()),
         None => load_creature_with_warnings(&args.scene.creature)?,
     };
     let (terrain, terrain_warnings) = match &scene {
         Some(scene) => (scene.terrain.clone(), Vec::new()),
-        None => load_terrain_with_warnings(&args.scene.terrain)?,
+        None => config::load_terrain_seeded(&args.scene.terrain, args.scene.seed)?,
     };
     warnings.extend(terrain_warnings);
     for warning in warnings {
@@ -611,24 +654,27 @@ fn canonical(path: &str) -> Option<PathBuf> {
     Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
 }
 
-fn check(files: &[String]) -> Result<(), Failure> {
+fn check(files: &[String], seed: Option<u32>) -> Result<(), Failure> {
     let mut out = Out::new();
     let mut failed = false;
     for file in files {
         // The file name is echoed, so it is made printable like any value.
-        let line = match check_file_with_warnings(file) {
+        match config::check_file_seeded(file, seed) {
             Ok((checked, warnings)) => {
                 for warning in warnings {
                     out.line(&printable(&warning.to_string(), LINE_MAX_CHARS))?;
                 }
-                format!("ok    {}: {checked}", printable(file, LINE_MAX_CHARS))
+                let line = format!("ok    {}: {checked}", printable(file, LINE_MAX_CHARS));
+                out.line(&printable(&line, LINE_MAX_CHARS))?;
             }
             Err(e) => {
                 failed = true;
-                format!("error {e}")
+                // Every error in the file, one line each.
+                for line in e.lines() {
+                    out.line(&printable(&format!("error {line}"), LINE_MAX_CHARS))?;
+                }
             }
-        };
-        out.line(&printable(&line, LINE_MAX_CHARS))?;
+        }
     }
     out.finish()?;
     if failed {
@@ -636,6 +682,51 @@ fn check(files: &[String]) -> Result<(), Failure> {
     } else {
         Ok(())
     }
+}
+
+fn new(what: NewWhat) -> Result<(), Failure> {
+    let NewWhat::Creature {
+        name,
+        legs,
+        bones,
+        gait,
+        out,
+    } = what;
+    let template = config::CreatureTemplate {
+        gait: gait.unwrap_or(config::TemplateGait::default_for(legs)),
+        name,
+        legs,
+        bones,
+    };
+    let text = template.render().map_err(|e| match e {
+        config::TemplateError::Invalid(_) => Failure::Other(e.to_string()),
+        other => Failure::BadInput(other.to_string()),
+    })?;
+    let path = out.unwrap_or_else(|| format!("{}.toml", template.name));
+    // `create_new` refuses an existing file atomically: nothing is ever overwritten.
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => Failure::BadInput(format!(
+                "{path} already exists; skitter new never overwrites a file. Choose another name \
+                 or --out FILE"
+            )),
+            _ => Failure::Other(format!("cannot create {path}: {e}")),
+        })?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| Failure::Other(format!("cannot write {path}: {e}")))?;
+    let mut out = Out::new();
+    out.line(&format!(
+        "wrote {}: {} legs of {} bones, a {}; try `skitter check {0}` and `skitter run --creature {0}`",
+        printable(&path, LINE_MAX_CHARS),
+        template.legs,
+        template.bones,
+        template.gait
+    ))?;
+    out.finish()
 }
 
 fn list() -> Result<(), Failure> {

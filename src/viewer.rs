@@ -53,6 +53,7 @@ pub fn run(scene: &SceneArgs, script: Option<Script>, baked: bool) -> Result<(),
         creature: scene.creature.clone(),
         terrain: scene.terrain.clone(),
         scene: scene.scene.clone(),
+        seed: scene.seed,
     };
     let mut app = App::load(sources, scene.solver).map_err(|e| Failure::BadInput(e.to_string()))?;
     app.set_threads(scene.threads());

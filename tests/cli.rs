@@ -357,7 +357,12 @@ fn echoed_input_cannot_drive_the_terminal() {
         message.contains("unknown leg `\\u{1b}]0;pwned\\u{7}`"),
         "{message}"
     );
+    // One line: the input's escapes never break it.
     assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.lines().all(|l| l.starts_with("error: ")),
+        "{message}"
+    );
     // `check` prints on stdout, escaped the same way.
     let out = skitter(&["check", evil]);
     assert_eq!(out.status.code(), Some(2));
@@ -510,4 +515,111 @@ fn strict_exits_3_naming_the_broken_limit_and_still_prints_the_summary() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_prints_every_error_of_a_file_and_exits_2() {
+    let dir = temp_dir("all-errors");
+    let broken = dir.join("broken.toml");
+    std::fs::write(
+        &broken,
+        std::fs::read_to_string("creatures/spider.toml")
+            .unwrap()
+            .replace("speed = 0.9 ", "speed = -0.9")
+            .replace("kind = \"fabrik\"", "kind = \"fabrick\""),
+    )
+    .unwrap();
+    let broken = broken.to_str().unwrap();
+    let out = skitter(&["check", broken, "creatures/hexapod.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with(&format!("error {broken}:9:9: body.speed: ")),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("error {broken}:16:8: solver.kind: ")),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("ok    creatures/hexapod.toml"),
+        "{text}"
+    );
+    // The loaders behind `headless` and the viewer report the same, one line each.
+    let out = skitter(&["headless", "--creature", broken]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).lines().count(), 2, "{}", stderr(&out));
+}
+
+#[test]
+fn new_creature_writes_a_file_that_checks_and_never_overwrites() {
+    let dir = temp_dir("new-creature");
+    let path = dir.join("beetle.toml");
+    let _ = std::fs::remove_file(&path);
+    let path = path.to_str().unwrap();
+    let out = skitter(&["new", "creature", "beetle", "--legs", "6", "--out", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(path).unwrap();
+    assert!(written.contains("name = \"beetle\""), "{written}");
+    let out = skitter(&["check", path]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 1, "no warnings: {text}");
+    assert!(text.starts_with("ok "), "{text}");
+    // A second run refuses, and leaves the file as it was.
+    std::fs::write(path, "mine").unwrap();
+    let out = skitter(&["new", "creature", "beetle", "--legs", "4", "--out", path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(path).unwrap(), "mine");
+    // Impossible combinations are bad input.
+    let other = dir.join("odd.toml");
+    let out = skitter(&[
+        "new",
+        "creature",
+        "odd",
+        "--legs",
+        "5",
+        "--gait",
+        "trot",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a trot cannot be laid out on 5 legs"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!other.exists());
+}
+
+#[test]
+fn seed_overrides_the_terrain_files_on_every_command() {
+    // headless: the same seed gives the same run, another seed another ground.
+    let run = |seed: Option<&str>| {
+        let mut args = vec!["headless", "--steps", "240", "-c", "spider", "-t", "hills"];
+        if let Some(seed) = seed {
+            args.extend(["--seed", seed]);
+        }
+        let out = skitter(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        summary["body_height_mean"].as_f64().unwrap()
+    };
+    // hills ships seed 7: --seed 7 is the file's own ground.
+    assert_eq!(run(None), run(Some("7")));
+    assert_ne!(run(None), run(Some("8")));
+    // check: the terrain is checked (and reported) with the seed given.
+    let out = skitter(&["check", "--seed", "12345", "terrain/hills.toml"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("seed 12345"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = skitter(&["check", "--seed", "-1", "terrain/hills.toml"]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -256,8 +256,9 @@ fn duplicate_leg_names_and_too_few_legs() {
     let text = spider_with("mirror = \"back_right\"", "mirror = \"front_right\"");
     let err = creature_error(&text);
     assert!(
-        err.message
-            .contains("leg name `front_right` is already used by legs[0]"),
+        err.all().any(|e| e
+            .message
+            .contains("leg name `front_right` is already used by legs[0]")),
         "{err}"
     );
     let one_leg = "name = \"x\"\n[body]\nsize=[1.0,1.0,1.0]\nheight=0.5\nspeed=1.0\nturn_rate=10\norientation=\"ground\"\n[gait]\nstep_threshold=0.1\nstep_height=0.1\nstep_duration=0.2\n[[legs]]\nname=\"a\"\nmount=[0.0,0.0,0.0]\nrest=[0.0,-0.5,0.2]\nbones=[0.4,0.4]\n";
@@ -666,4 +667,118 @@ fn bad_joint_limits_are_located() {
     let err = creature_error(&text);
     assert!(err.message.contains("ball"), "{err}");
     assert_eq!(err.line, Some(line_of(&text, "joints = ")), "{err}");
+}
+
+/// Each error's `(line, field)`, in the order reported.
+fn located(err: &ConfigError) -> Vec<(usize, String)> {
+    err.all()
+        .map(|e| (e.line.unwrap_or(0), e.field.clone().unwrap_or_default()))
+        .collect()
+}
+
+#[test]
+fn every_error_in_a_creature_file_is_reported_in_file_order() {
+    let text = spider_text()
+        .replace("speed = 0.9 ", "speed = -0.9")
+        .replace("max_tilt_rate = 120", "max_tilt_rate = \"fast\"")
+        .replace("kind = \"fabrik\"", "kind = \"fabrick\"")
+        .replace("step_duration = 0.2 ", "step_duration = 0   ")
+        .replacen(
+            "bones = [0.28, 0.34, 0.34]",
+            "bones = [0.28, -0.34, 0.34]",
+            1,
+        )
+        .replace(
+            "pole = [-0.4, 0.6, -0.6]",
+            "pole = [-0.4, 0.6, -0.6]\ncolour = 3",
+        );
+    let err = creature_error(&text);
+    assert_eq!(
+        located(&err),
+        vec![
+            (line_of(&text, "speed = -0.9"), "body.speed".to_string()),
+            (line_of(&text, "max_tilt_rate"), "body.max_tilt_rate".into()),
+            (line_of(&text, "fabrick"), "solver.kind".into()),
+            (
+                line_of(&text, "step_duration = 0 "),
+                "gait.step_duration".into()
+            ),
+            (line_of(&text, "-0.34"), "legs[0].bones[1]".into()),
+            (line_of(&text, "colour"), "legs[1].colour".into()),
+        ],
+        "{err}"
+    );
+    assert_eq!(err.count(), 6);
+    // Shown one per line, each located.
+    let shown = err.to_string();
+    assert_eq!(shown.lines().count(), 6, "{shown}");
+    assert!(
+        shown
+            .lines()
+            .all(|l| l.starts_with("creatures/broken.toml:")),
+        "{shown}"
+    );
+    assert!(shown.contains("unknown field `colour`"), "{shown}");
+    assert!(shown.contains("invalid type: string \"fast\""), "{shown}");
+}
+
+#[test]
+fn several_syntax_errors_are_all_reported() {
+    let text = spider_with("height = 0.32", "height = = 0.32")
+        .replace("turn_rate = 60", "turn_rate = 60 60");
+    let err = creature_error(&text);
+    let lines: Vec<_> = err.all().filter_map(|e| e.line).collect();
+    assert!(lines.contains(&line_of(&text, "height = =")), "{err}");
+    assert!(lines.contains(&line_of(&text, "60 60")), "{err}");
+}
+
+#[test]
+fn every_error_in_a_terrain_file_is_reported() {
+    let text = TERRAINS[0]
+        .text
+        .replace("seed = 7", "seed = -7")
+        .replace("resolution = 0.5", "resolution = 50.0")
+        .replace("fractal = \"fbm\"", "fractal = \"fmb\"")
+        .replace("octaves = 4", "octaves = 40");
+    let err = parse_terrain("terrain/broken.toml", &text).unwrap_err();
+    let fields: Vec<_> = err.all().filter_map(|e| e.field.clone()).collect();
+    assert_eq!(
+        fields,
+        ["seed", "resolution", "noise.fractal", "noise.octaves"],
+        "{err}"
+    );
+    assert!(err.all().all(|e| e.line.is_some() && e.column.is_some()));
+}
+
+#[test]
+fn every_bad_item_of_a_script_is_reported() {
+    let err = skitter::config::parse_script(
+        "drive.txt",
+        "forward 5s, sideways 2s\nleft -1s\nsolver nope, forward 1s",
+    )
+    .unwrap_err();
+    let at: Vec<_> = err.all().map(|e| (e.line, e.column)).collect();
+    assert_eq!(
+        at,
+        [(Some(1), Some(13)), (Some(2), Some(1)), (Some(3), Some(1))],
+        "{err}"
+    );
+}
+
+#[test]
+fn every_shipped_script_parses() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("scripts").unwrap() {
+        let path = entry.unwrap().path();
+        let path = path.to_str().unwrap();
+        let checked = check_file(path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(checked, Checked::Script(_)), "{path}");
+        seen += 1;
+    }
+    assert!(seen >= 2, "scripts/ ships the README's drive scripts");
+    // The Quality table's drive lasts 60 s.
+    let Checked::Script(drive) = check_file("scripts/drive.txt").unwrap() else {
+        panic!("scripts/drive.txt is a script");
+    };
+    assert_eq!(drive.total_seconds(), 60.0);
 }

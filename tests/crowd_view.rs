@@ -14,6 +14,7 @@ fn scene_app(scene: &str) -> App {
         creature: "spider".into(),
         terrain: "hills".into(),
         scene: Some(path),
+        seed: None,
     };
     App::load(sources, None).unwrap()
 }
@@ -155,6 +156,7 @@ fn a_creature_standing_still_keeps_the_same_picture_digest() {
             creature: "spider".into(),
             terrain: "hills".into(),
             scene: None,
+            seed: None,
         },
         None,
     );

@@ -168,6 +168,7 @@ fn viewer(terrain: &str) -> App {
         creature: "spider".into(),
         terrain: terrain.into(),
         scene: None,
+        seed: None,
     };
     App::new(
         load_creature("spider").unwrap(),

@@ -16,6 +16,7 @@ fn app() -> App {
         creature: "spider".into(),
         terrain: "hills".into(),
         scene: None,
+        seed: None,
     };
     App::new(default_creature(), default_terrain(), sources, None)
 }
@@ -147,6 +148,7 @@ fn names_from_files_cannot_inject_escape_sequences() {
         creature: "evil.toml".into(),
         terrain: "hills".into(),
         scene: None,
+        seed: None,
     };
     let app = App::new(creature, default_terrain(), sources, None);
     let text = frame(&app, 120, 40);
@@ -335,6 +337,7 @@ fn the_top_view_draws_the_support_polygon_and_the_centre_over_it() {
         creature: "hexapod".into(),
         terrain: "flat".into(),
         scene: None,
+        seed: None,
     };
     let terrain = skitter::config::load_terrain("flat").unwrap();
     let app = App::new(spec, terrain, sources, None);
@@ -370,4 +373,18 @@ fn the_gait_diagram_shows_each_legs_stance_and_swing() {
     let text = frame(&app, 120, 50);
     assert!(text.contains("gait, last"), "{text}");
     assert!(text.contains("balance"), "{text}");
+}
+
+#[test]
+fn the_viewer_keeps_the_seed_from_the_command_line_across_reloads() {
+    let sources = Sources {
+        creature: "spider".into(),
+        terrain: "hills".into(),
+        scene: None,
+        seed: Some(99),
+    };
+    let mut app = App::load(sources, None).unwrap();
+    assert_eq!(app.world.terrain().spec().seed, 99);
+    app.handle(Action::Reload);
+    assert_eq!(app.world.terrain().spec().seed, 99);
 }

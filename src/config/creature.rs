@@ -6,24 +6,13 @@ use glam::Vec3;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{ConfigError, Source, Warning};
-use super::fields::{Check, finite_vec3};
+use super::error::{ConfigError, Errors, Source, Warning};
+use super::fields::{Check, Document, finite_vec3};
 use crate::creature::{
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec, LegSpec,
     OrientationSource, SolverSpec, try_rest_chain,
 };
 use crate::ik::{JointLimit, SolverKind};
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreatureFile {
-    name: Spanned<String>,
-    description: Option<String>,
-    body: BodyFile,
-    solver: Option<SolverFile>,
-    gait: GaitFile,
-    legs: Spanned<Vec<Spanned<LegFile>>>,
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,57 +137,132 @@ pub fn parse_creature_with_warnings(
     text: &str,
 ) -> Result<(CreatureSpec, Vec<Warning>), ConfigError> {
     let src = Source::new(name, text);
-    let file: CreatureFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
     let check = Check::new(&src);
+    let mut doc = Document::parse(&src)?;
+    let mut errors = Errors::default();
+    let file_name: Option<Spanned<String>> = doc.required(&src, "name", &mut errors);
+    let description: Option<Option<String>> = doc.optional(&src, "description", &mut errors);
+    let body_file: Option<BodyFile> = doc.required(&src, "body", &mut errors);
+    let solver_file: Option<Option<SolverFile>> = doc.optional(&src, "solver", &mut errors);
+    let gait_file: Option<GaitFile> = doc.required(&src, "gait", &mut errors);
+    let leg_files = doc.required_array::<LegFile>(&src, "legs", &mut errors);
+    doc.refuse_unknown(&src, &mut errors);
 
-    let creature_name = file.name.get_ref().trim();
-    if creature_name.is_empty() {
-        return Err(check.at(
-            &file.name,
-            "name",
-            "must not be empty; give the creature a name",
-        ));
-    }
+    let creature_name = file_name.as_ref().and_then(|name| {
+        let trimmed = name.get_ref().trim();
+        if trimmed.is_empty() {
+            errors.push(check.at(name, "name", "must not be empty; give the creature a name"));
+            None
+        } else {
+            Some(trimmed.to_string())
+        }
+    });
+    let body = body_file
+        .as_ref()
+        .and_then(|b| parse_body(&check, b, &mut errors));
+    let solver = solver_file
+        .as_ref()
+        .and_then(|s| errors.ok(parse_solver(&check, s.as_ref())));
 
-    let body = parse_body(&check, &file.body)?;
-    let solver = parse_solver(&check, file.solver.as_ref())?;
-    let legs_span = file.legs.span();
-    if file.legs.get_ref().len() > MAX_LEGS {
-        return Err(src.error(
-            Some(legs_span),
-            "legs",
-            format!(
-                "a creature may have at most {MAX_LEGS} legs, this file lists {}",
-                file.legs.get_ref().len()
-            ),
-        ));
-    }
+    // Every leg is validated on its own; checks across legs run only when
+    // all of them are sound, so one bad leg does not echo as others' errors.
     let mut legs = Vec::new();
-    for (index, leg) in file.legs.get_ref().iter().enumerate() {
-        parse_leg(&check, index, leg, &mut legs)?;
+    let mut legs_ok = leg_files.is_some();
+    // Names of every leg that could be read, for the gait groups' check.
+    let mut leg_names = Vec::new();
+    // Whether every leg could be read: otherwise names are missing and the
+    // groups' names are not checked (they would echo the unread leg).
+    let mut all_read = leg_files.is_some();
+    if let Some((legs_span, files)) = &leg_files {
+        if files.len() > MAX_LEGS {
+            legs_ok = false;
+            errors.push(src.error(
+                Some(legs_span.clone()),
+                "legs",
+                format!(
+                    "a creature may have at most {MAX_LEGS} legs, this file lists {}",
+                    files.len()
+                ),
+            ));
+        } else {
+            for (index, leg) in files.iter().enumerate() {
+                let Some(leg) = leg else {
+                    legs_ok = false;
+                    all_read = false;
+                    continue;
+                };
+                leg_names.push(leg.get_ref().name.get_ref().trim().to_string());
+                if let Some(mirror) = &leg.get_ref().mirror {
+                    leg_names.push(mirror.get_ref().trim().to_string());
+                }
+                legs_ok &= parse_leg(&check, index, leg, &mut legs, &mut errors).is_some();
+            }
+        }
+        if legs_ok {
+            if legs.len() > MAX_LEGS {
+                legs_ok = false;
+                errors.push(src.error(
+                    Some(legs_span.clone()),
+                    "legs",
+                    format!(
+                        "a creature may have at most {MAX_LEGS} legs (mirrored legs count), this one has {}",
+                        legs.len()
+                    ),
+                ));
+            } else if legs.len() < 2 {
+                legs_ok = false;
+                errors.push(src.error(
+                    Some(legs_span.clone()),
+                    "legs",
+                    format!(
+                        "a creature needs at least 2 legs, this one has {}",
+                        legs.len()
+                    ),
+                ));
+            }
+            legs_ok &= errors.ok(check_unique_names(&check, &legs)).is_some();
+        }
     }
-    if legs.len() > MAX_LEGS {
-        return Err(src.error(
-            Some(legs_span.clone()),
-            "legs",
-            format!(
-                "a creature may have at most {MAX_LEGS} legs (mirrored legs count), this one has {}",
-                legs.len()
-            ),
-        ));
+    let gait = gait_file.as_ref().and_then(|g| {
+        parse_gait(
+            &check,
+            g,
+            all_read.then_some(&leg_names[..]),
+            legs_ok,
+            &mut errors,
+        )
+    });
+
+    let (
+        Some(creature_name),
+        Some(description),
+        Some(body),
+        Some(solver),
+        Some(gait),
+        Some(gait_file),
+        Some(body_file),
+        true,
+    ) = (
+        creature_name,
+        description,
+        body,
+        solver,
+        gait,
+        gait_file,
+        body_file,
+        legs_ok,
+    )
+    else {
+        return Err(errors.fail(name));
+    };
+    errors.finish()?;
+    // With every leg sound, the groups' indices are the legs' (leg_names
+    // lists them in the same order).
+    for (g, members) in gait.groups.iter().enumerate() {
+        for &leg in members {
+            legs[leg].spec.group = g;
+        }
     }
-    if legs.len() < 2 {
-        return Err(src.error(
-            Some(legs_span),
-            "legs",
-            format!(
-                "a creature needs at least 2 legs, this one has {}",
-                legs.len()
-            ),
-        ));
-    }
-    check_unique_names(&check, &legs)?;
-    let gait = parse_gait(&check, &file.gait, &mut legs)?;
 
     for leg in &legs {
         let kind = leg.spec.solver.unwrap_or(solver.kind);
@@ -207,7 +271,7 @@ pub fn parse_creature_with_warnings(
                 Some(span) => (span.clone(), format!("{}.solver", leg.field)),
                 None => (leg.span.clone(), leg.field.clone()),
             };
-            return Err(src.error(
+            errors.push(src.error(
                 Some(span),
                 field,
                 format!(
@@ -219,30 +283,44 @@ pub fn parse_creature_with_warnings(
         }
     }
     if body.orientation == OrientationSource::Feet && legs.len() < 3 {
-        return Err(check.at_opt(
-            file.body.orientation.as_ref(),
+        errors.push(check.at_opt(
+            body_file.orientation.as_ref(),
             "body.orientation",
             "`feet` needs at least 3 legs to define a plane; use `ground` for this creature",
         ));
     }
     if gait.max_lifted > legs.len() {
-        return Err(check.at_opt(
-            file.gait.max_lifted.as_ref(),
+        errors.push(check.at_opt(
+            gait_file.max_lifted.as_ref(),
             "gait.max_lifted",
             format!("must be at most the number of legs ({})", legs.len()),
         ));
     }
+    errors.finish()?;
 
     let spec = CreatureSpec {
-        name: creature_name.to_string(),
-        description: file.description.as_ref().map(|d| d.trim().to_string()),
+        name: creature_name,
+        description: description.as_ref().map(|d| d.trim().to_string()),
         body,
         solver,
         gait,
         legs: legs.iter().map(|l| l.spec.clone()).collect(),
     };
-    let warnings = physical_checks(&check, &file, &legs, &spec)?;
+    let files = Sections {
+        body: &body_file,
+        solver: solver_file.as_ref().and_then(Option::as_ref),
+        gait: &gait_file,
+    };
+    let warnings = physical_checks(&check, &files, &legs, &spec, &mut errors);
+    errors.finish()?;
     Ok((spec, warnings))
+}
+
+/// The sections of a creature file that the whole-creature checks point at.
+struct Sections<'a> {
+    body: &'a BodyFile,
+    solver: Option<&'a SolverFile>,
+    gait: &'a GaitFile,
 }
 
 /// Checks that need the whole creature: can the legs carry the body at its
@@ -250,10 +328,11 @@ pub fn parse_creature_with_warnings(
 /// and can the gait carry the speed asked for.
 fn physical_checks(
     check: &Check<'_>,
-    file: &CreatureFile,
+    file: &Sections<'_>,
     legs: &[ParsedLeg],
     spec: &CreatureSpec,
-) -> Result<Vec<Warning>, ConfigError> {
+    errors: &mut Errors,
+) -> Vec<Warning> {
     let mut warnings = Vec::new();
     let body = &spec.body;
     // Parsed legs are in the spec's order.
@@ -268,7 +347,7 @@ fn physical_checks(
             let vertical_room = ((FOOTHOLD_STRETCH * reach).powi(2) - horizontal.powi(2))
                 .max(0.0)
                 .sqrt();
-            return Err(check.at(
+            errors.push(check.at(
                 &file.body.height,
                 "body.height",
                 format!(
@@ -295,8 +374,8 @@ fn physical_checks(
             };
             let closest = Vec3::new(closest_x, offset.y, offset.z).length();
             if closest < INNER_MARGIN * inner {
-                return Err(check.at(
-                    &file.legs.get_ref()[leg.file_index],
+                errors.push(check.at(
+                    &Spanned::new(leg.span.clone(), ()),
                     leg.field.clone(),
                     format!(
                         "leg `{}` cannot fold closer than {inner:.3} m to its hip (its longest bone \
@@ -321,7 +400,7 @@ fn physical_checks(
     }
     let half = body.size * 0.5;
     if half.y >= body.height {
-        return Err(check.at(
+        errors.push(check.at(
             &file.body.size,
             "body.size",
             format!(
@@ -337,7 +416,7 @@ fn physical_checks(
     let feet_x = spec.legs.iter().map(|l| l.rest.x.abs()).fold(0.0, f32::max);
     let feet_z = spec.legs.iter().map(|l| l.rest.z.abs()).fold(0.0, f32::max);
     if half.x > feet_x + longest_reach || half.z > feet_z + longest_reach {
-        return Err(check.at(
+        errors.push(check.at(
             &file.body.size,
             "body.size",
             format!(
@@ -362,7 +441,7 @@ fn physical_checks(
         for b in &legs[i + 1..] {
             let gap = a.spec.rest.distance(b.spec.rest);
             if gap < separation {
-                return Err(check.src.error(
+                errors.push(check.src.error(
                     Some(b.span.clone()),
                     format!("{}.rest", b.field),
                     format!(
@@ -389,10 +468,9 @@ fn physical_checks(
     if spec.solver.tolerance > tolerance_limit {
         let span = file
             .solver
-            .as_ref()
             .and_then(|s| s.tolerance.as_ref())
             .map(Spanned::span);
-        return Err(check.src.error(
+        errors.push(check.src.error(
             span,
             "solver.tolerance",
             format!(
@@ -404,7 +482,7 @@ fn physical_checks(
     }
     let step_limit = MAX_STEP_HEIGHT_FRACTION * shortest_reach;
     if spec.gait.step_height > step_limit {
-        return Err(check.at(
+        errors.push(check.at(
             &file.gait.step_height,
             "gait.step_height",
             format!(
@@ -418,7 +496,7 @@ fn physical_checks(
     let speed = body.speed.min(cap);
     let lead_limit = MAX_LEAD_FRACTION * shortest_reach;
     if spec.gait.lead * speed > lead_limit {
-        return Err(check.at_opt(
+        errors.push(check.at_opt(
             file.gait.lead.as_ref(),
             "gait.lead",
             format!(
@@ -454,65 +532,75 @@ fn physical_checks(
             ),
         )));
     }
-    Ok(warnings)
+    warnings
 }
 
-fn parse_body(check: &Check<'_>, body: &BodyFile) -> Result<BodySpec, ConfigError> {
-    let size = finite_vec3(check, &body.size, "body.size")?;
-    if size.min_element() <= 0.0 {
-        return Err(check.at(
-            &body.size,
-            "body.size",
-            "every dimension must be positive: [length, height, width] in metres",
-        ));
-    }
+/// The body section, every bad field reported; `None` if any was bad.
+fn parse_body(check: &Check<'_>, body: &BodyFile, errors: &mut Errors) -> Option<BodySpec> {
+    let size = errors
+        .ok(finite_vec3(check, &body.size, "body.size"))
+        .and_then(|size| {
+            if size.min_element() <= 0.0 {
+                errors.push(check.at(
+                    &body.size,
+                    "body.size",
+                    "every dimension must be positive: [length, height, width] in metres",
+                ));
+                None
+            } else {
+                Some(size)
+            }
+        });
     let orientation = match body.orientation.as_ref().map(|s| s.get_ref().as_str()) {
-        None | Some("feet") => OrientationSource::Feet,
-        Some("ground") => OrientationSource::Ground,
+        None | Some("feet") => Some(OrientationSource::Feet),
+        Some("ground") => Some(OrientationSource::Ground),
         Some(other) => {
-            return Err(check.at_opt(
+            errors.push(check.at_opt(
                 body.orientation.as_ref(),
                 "body.orientation",
                 format!("unknown orientation source {other:?}; valid: \"feet\", \"ground\""),
             ));
+            None
         }
     };
-    Ok(BodySpec {
-        size,
-        height: check.positive(&body.height, "body.height", "metres above the ground")?,
-        speed: check.positive(&body.speed, "body.speed", "metres per second")?,
-        turn_rate: check
-            .positive(&body.turn_rate, "body.turn_rate", "degrees per second")?
-            .to_radians(),
-        orientation,
-        max_tilt_rate: check
-            .positive_or(
-                body.max_tilt_rate.as_ref(),
-                180.0,
-                "body.max_tilt_rate",
-                "degrees per second",
-            )?
-            .to_radians(),
-        max_height_rate: check.positive_or(
-            body.max_height_rate.as_ref(),
-            1.0,
-            "body.max_height_rate",
-            "metres per second",
-        )?,
-        acceleration: check.positive_or(
-            body.acceleration.as_ref(),
-            DEFAULT_ACCELERATION,
-            "body.acceleration",
-            "metres per second squared",
-        )?,
-        turn_acceleration: check
-            .positive_or(
-                body.turn_acceleration.as_ref(),
-                DEFAULT_TURN_ACCELERATION,
-                "body.turn_acceleration",
-                "degrees per second squared",
-            )?
-            .to_radians(),
+    let height = errors.ok(check.positive(&body.height, "body.height", "metres above the ground"));
+    let speed = errors.ok(check.positive(&body.speed, "body.speed", "metres per second"));
+    let turn_rate =
+        errors.ok(check.positive(&body.turn_rate, "body.turn_rate", "degrees per second"));
+    let max_tilt_rate = errors.ok(check.positive_or(
+        body.max_tilt_rate.as_ref(),
+        180.0,
+        "body.max_tilt_rate",
+        "degrees per second",
+    ));
+    let max_height_rate = errors.ok(check.positive_or(
+        body.max_height_rate.as_ref(),
+        1.0,
+        "body.max_height_rate",
+        "metres per second",
+    ));
+    let acceleration = errors.ok(check.positive_or(
+        body.acceleration.as_ref(),
+        DEFAULT_ACCELERATION,
+        "body.acceleration",
+        "metres per second squared",
+    ));
+    let turn_acceleration = errors.ok(check.positive_or(
+        body.turn_acceleration.as_ref(),
+        DEFAULT_TURN_ACCELERATION,
+        "body.turn_acceleration",
+        "degrees per second squared",
+    ));
+    Some(BodySpec {
+        size: size?,
+        height: height?,
+        speed: speed?,
+        turn_rate: turn_rate?.to_radians(),
+        orientation: orientation?,
+        max_tilt_rate: max_tilt_rate?.to_radians(),
+        max_height_rate: max_height_rate?,
+        acceleration: acceleration?,
+        turn_acceleration: turn_acceleration?.to_radians(),
     })
 }
 
@@ -551,32 +639,89 @@ fn parse_kind(
 /// A leg being validated, with where it came from for later errors.
 struct ParsedLeg {
     spec: LegSpec,
-    /// Index of the `[[legs]]` table it came from (a mirror shares its source's).
-    file_index: usize,
     span: std::ops::Range<usize>,
     name_span: std::ops::Range<usize>,
     solver_span: Option<std::ops::Range<usize>>,
     field: String,
 }
 
+/// One `[[legs]]` table (and its mirror) into `out`, every independent bad
+/// field reported; `None` if the leg is not sound.
 fn parse_leg(
     check: &Check<'_>,
     index: usize,
     leg: &Spanned<LegFile>,
     out: &mut Vec<ParsedLeg>,
-) -> Result<(), ConfigError> {
+    errors: &mut Errors,
+) -> Option<()> {
     let field = format!("legs[{index}]");
     let file = leg.get_ref();
     let name = file.name.get_ref().trim().to_string();
-    if name.is_empty() {
-        return Err(check.at(&file.name, format!("{field}.name"), "must not be empty"));
+    let name_ok = !name.is_empty();
+    if !name_ok {
+        errors.push(check.at(&file.name, format!("{field}.name"), "must not be empty"));
     }
-    let mount = finite_vec3(check, &file.mount, &format!("{field}.mount"))?;
-    let rest = finite_vec3(check, &file.rest, &format!("{field}.rest"))?;
-    let bones = file.bones.get_ref();
+    let mirror_ok = match &file.mirror {
+        Some(mirror) if mirror.get_ref().trim().is_empty() => {
+            errors.push(check.at(
+                mirror,
+                format!("{field}.mirror"),
+                "must name the mirrored leg",
+            ));
+            false
+        }
+        _ => true,
+    };
+    let mount = errors.ok(finite_vec3(check, &file.mount, &format!("{field}.mount")));
+    let rest = errors.ok(finite_vec3(check, &file.rest, &format!("{field}.rest")));
+    let reach = errors.ok(check_bones(check, &field, &file.bones));
+    let solver = match &file.solver {
+        Some(s) => errors
+            .ok(parse_kind(check, s, &format!("{field}.solver")))
+            .map(Some),
+        None => Some(None),
+    };
+    let (true, true, Some(mount), Some(rest), Some(reach), Some(solver)) =
+        (name_ok, mirror_ok, mount, rest, reach, solver)
+    else {
+        return None;
+    };
+    errors.ok(place_leg(
+        check,
+        leg,
+        out,
+        LegFields {
+            field,
+            name,
+            mount,
+            rest,
+            reach,
+            solver,
+        },
+    ))
+}
+
+/// A leg's fields that checked out on their own.
+struct LegFields {
+    field: String,
+    name: String,
+    mount: Vec3,
+    rest: Vec3,
+    reach: f32,
+    solver: Option<SolverKind>,
+}
+
+/// A leg's bone lengths: how many, each positive and in proportion; the
+/// leg's reach.
+fn check_bones(
+    check: &Check<'_>,
+    field: &str,
+    file_bones: &Spanned<Vec<f32>>,
+) -> Result<f32, ConfigError> {
+    let bones = file_bones.get_ref();
     if bones.len() < 2 {
         return Err(check.at(
-            &file.bones,
+            file_bones,
             format!("{field}.bones"),
             format!(
                 "a leg needs at least 2 bones (lengths in metres), got {}",
@@ -590,14 +735,14 @@ fn parse_leg(
         .find(|(_, b)| !(b.is_finite() && **b > 0.0))
     {
         return Err(check.at(
-            &file.bones,
+            file_bones,
             format!("{field}.bones[{i}]"),
             format!("bone lengths must be positive finite metres, got {bad}"),
         ));
     }
     if bones.len() > MAX_BONES {
         return Err(check.at(
-            &file.bones,
+            file_bones,
             format!("{field}.bones"),
             format!(
                 "a leg may have at most {MAX_BONES} bones, got {}",
@@ -608,7 +753,7 @@ fn parse_leg(
     let reach: f32 = bones.iter().sum();
     if !(LEG_REACH_RANGE.0..=LEG_REACH_RANGE.1).contains(&reach) {
         return Err(check.at(
-            &file.bones,
+            file_bones,
             format!("{field}.bones"),
             format!(
                 "the bones add up to a reach of {reach} m; a leg's reach must be from {} to {} m",
@@ -623,7 +768,7 @@ fn parse_leg(
         .find(|(_, b)| **b < shortest_allowed)
     {
         return Err(check.at(
-            &file.bones,
+            file_bones,
             format!("{field}.bones[{i}]"),
             format!(
                 "bone of {short} m is too short to represent next to the others: each bone must be at \
@@ -631,6 +776,27 @@ fn parse_leg(
             ),
         ));
     }
+    Ok(reach)
+}
+
+/// Places a leg whose fields checked out: its pole, rest pose, chain and
+/// joints, and its mirror.
+fn place_leg(
+    check: &Check<'_>,
+    leg: &Spanned<LegFile>,
+    out: &mut Vec<ParsedLeg>,
+    fields: LegFields,
+) -> Result<(), ConfigError> {
+    let LegFields {
+        field,
+        name,
+        mount,
+        rest,
+        reach,
+        solver,
+    } = fields;
+    let file = leg.get_ref();
+    let bones = file.bones.get_ref();
     let pole = file
         .pole
         .as_ref()
@@ -650,12 +816,6 @@ fn parse_leg(
             ));
         }
     }
-    let solver = file
-        .solver
-        .as_ref()
-        .map(|s| parse_kind(check, s, &format!("{field}.solver")))
-        .transpose()?;
-
     let longest = bones.iter().copied().fold(0.0, f32::max);
     let inner = (2.0 * longest - reach).max(0.0);
     let distance = (rest - mount).length();
@@ -720,7 +880,6 @@ fn parse_leg(
         };
         ParsedLeg {
             spec,
-            file_index: index,
             span: leg.span(),
             name_span: mirror.span(),
             solver_span: file.solver.as_ref().map(Spanned::span),
@@ -729,18 +888,12 @@ fn parse_leg(
     });
     out.push(ParsedLeg {
         spec,
-        file_index: index,
         span: leg.span(),
         name_span: file.name.span(),
         solver_span: file.solver.as_ref().map(Spanned::span),
         field,
     });
     if let Some(m) = mirrored {
-        if m.spec.name.is_empty() {
-            return Err(check
-                .src
-                .error(Some(m.name_span), m.field, "must name the mirrored leg"));
-        }
         out.push(m);
     }
     Ok(())
@@ -926,35 +1079,49 @@ fn check_unique_names(check: &Check<'_>, legs: &[ParsedLeg]) -> Result<(), Confi
     Ok(())
 }
 
+/// The gait section, every bad field reported; `None` if any was bad.
+/// `names` are the legs, in order (mirrors after their leg), or `None` when
+/// some could not be read and the groups cannot be checked; a leg missing
+/// from every group is only an error when `legs_ok` (all legs are sound), so
+/// a bad leg is not reported twice.
 fn parse_gait(
     check: &Check<'_>,
     gait: &GaitFile,
-    legs: &mut [ParsedLeg],
-) -> Result<GaitSpec, ConfigError> {
-    let step_threshold = check.positive(&gait.step_threshold, "gait.step_threshold", "metres")?;
-    let step_height = check.non_negative(&gait.step_height, "gait.step_height", "metres")?;
-    let step_duration = check.positive(&gait.step_duration, "gait.step_duration", "seconds")?;
-    let min_step_duration = check.positive_or(
-        gait.min_step_duration.as_ref(),
-        DEFAULT_MIN_STEP_FRACTION * step_duration,
-        "gait.min_step_duration",
-        "seconds",
-    )?;
-    if min_step_duration > step_duration {
-        return Err(check.at_opt(
+    names: Option<&[String]>,
+    legs_ok: bool,
+    errors: &mut Errors,
+) -> Option<GaitSpec> {
+    let step_threshold =
+        errors.ok(check.positive(&gait.step_threshold, "gait.step_threshold", "metres"));
+    let step_height =
+        errors.ok(check.non_negative(&gait.step_height, "gait.step_height", "metres"));
+    let step_duration =
+        errors.ok(check.positive(&gait.step_duration, "gait.step_duration", "seconds"));
+    let min_step_duration = step_duration.and_then(|step_duration| {
+        let min = errors.ok(check.positive_or(
             gait.min_step_duration.as_ref(),
+            DEFAULT_MIN_STEP_FRACTION * step_duration,
             "gait.min_step_duration",
-            format!(
-                "the shortest swing ({min_step_duration} s) cannot be longer than the usual one \
-                 (step_duration, {step_duration} s); use at most {step_duration}"
-            ),
-        ));
-    }
+            "seconds",
+        ))?;
+        if min > step_duration {
+            errors.push(check.at_opt(
+                gait.min_step_duration.as_ref(),
+                "gait.min_step_duration",
+                format!(
+                    "the shortest swing ({min} s) cannot be longer than the usual one \
+                     (step_duration, {step_duration} s); use at most {step_duration}"
+                ),
+            ));
+            return None;
+        }
+        Some(min)
+    });
     let order = match gait.order.as_ref().map(|s| s.get_ref().trim()) {
-        None | Some("urgency") => GaitOrder::Urgency,
-        Some("listed") => GaitOrder::Listed,
+        None | Some("urgency") => Some(GaitOrder::Urgency),
+        Some("listed") => Some(GaitOrder::Listed),
         Some(other) => {
-            return Err(check.at_opt(
+            errors.push(check.at_opt(
                 gait.order.as_ref(),
                 "gait.order",
                 format!(
@@ -962,91 +1129,112 @@ fn parse_gait(
                      to step goes next) or \"listed\" (groups step in the order written)"
                 ),
             ));
+            None
         }
     };
     let stability_margin = match &gait.stability_margin {
-        Some(margin) => check.non_negative(margin, "gait.stability_margin", "metres")?,
-        None => DEFAULT_STABILITY_MARGIN,
+        Some(margin) => errors.ok(check.non_negative(margin, "gait.stability_margin", "metres")),
+        None => Some(DEFAULT_STABILITY_MARGIN),
     };
     let lead = match &gait.lead {
-        Some(lead) => check.non_negative(lead, "gait.lead", "seconds of motion ahead")?,
-        None => 0.0,
+        Some(lead) => errors.ok(check.non_negative(lead, "gait.lead", "seconds of motion ahead")),
+        None => Some(0.0),
     };
-    let names: Vec<String> = legs.iter().map(|l| l.spec.name.clone()).collect();
+    let groups = names.and_then(|names| parse_groups(check, gait, names, legs_ok, errors));
+    let max_lifted = match &gait.max_lifted {
+        Some(n) => errors
+            .ok(check.int_in(n, 1, 64, "gait.max_lifted"))
+            .map(|n| n as usize),
+        None => groups
+            .as_ref()
+            .map(|groups| groups.iter().map(Vec::len).max().unwrap_or(1)),
+    };
+    Some(GaitSpec {
+        step_threshold: step_threshold?,
+        step_height: step_height?,
+        step_duration: step_duration?,
+        min_step_duration: min_step_duration?,
+        lead: lead?,
+        max_lifted: max_lifted?,
+        groups: groups?,
+        order: order?,
+        stability_margin: stability_margin?,
+    })
+}
+
+/// `gait.groups` as lists of indices into `names`, every unknown or repeated
+/// leg reported; without groups every leg is a group of its own (one leg
+/// steps at a time).
+fn parse_groups(
+    check: &Check<'_>,
+    gait: &GaitFile,
+    names: &[String],
+    legs_ok: bool,
+    errors: &mut Errors,
+) -> Option<Vec<Vec<usize>>> {
+    let spanned = match &gait.groups {
+        Some(spanned) if !spanned.get_ref().is_empty() => spanned,
+        _ => return Some((0..names.len()).map(|i| vec![i]).collect()),
+    };
+    let mut ok = true;
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    match &gait.groups {
-        Some(spanned) if !spanned.get_ref().is_empty() => {
-            let mut owner: Vec<Option<usize>> = vec![None; legs.len()];
-            for (g, group) in spanned.get_ref().iter().enumerate() {
-                if group.is_empty() {
-                    return Err(check.at(
-                        spanned,
-                        format!("gait.groups[{g}]"),
-                        "a gait group must name at least one leg",
-                    ));
-                }
-                let mut members = Vec::new();
-                for name in group {
-                    let Some(index) = names.iter().position(|n| n == name.get_ref().trim()) else {
-                        return Err(check.at(
-                            name,
-                            format!("gait.groups[{g}]"),
-                            format!(
-                                "unknown leg `{}`; legs are: {}",
-                                name.get_ref(),
-                                names.join(", ")
-                            ),
-                        ));
-                    };
-                    if let Some(previous) = owner[index] {
-                        let msg = if previous == g {
-                            format!("leg `{}` is listed twice in this group", names[index])
-                        } else {
-                            format!(
-                                "leg `{}` is already in gait group {previous}; each leg belongs to exactly one group",
-                                names[index]
-                            )
-                        };
-                        return Err(check.at(name, format!("gait.groups[{g}]"), msg));
-                    }
-                    owner[index] = Some(g);
-                    members.push(index);
-                }
-                groups.push(members);
-            }
-            if let Some(missing) = owner.iter().position(Option::is_none) {
-                return Err(check.at(
-                    spanned,
-                    "gait.groups",
+    let mut owner: Vec<Option<usize>> = vec![None; names.len()];
+    for (g, group) in spanned.get_ref().iter().enumerate() {
+        if group.is_empty() {
+            ok = false;
+            errors.push(check.at(
+                spanned,
+                format!("gait.groups[{g}]"),
+                "a gait group must name at least one leg",
+            ));
+        }
+        let mut members = Vec::new();
+        for name in group {
+            let Some(index) = names.iter().position(|n| n == name.get_ref().trim()) else {
+                ok = false;
+                errors.push(check.at(
+                    name,
+                    format!("gait.groups[{g}]"),
                     format!(
-                        "leg `{}` is in no gait group; add it to one",
-                        names[missing]
+                        "unknown leg `{}`; legs are: {}",
+                        name.get_ref(),
+                        names.join(", ")
                     ),
                 ));
+                continue;
+            };
+            if let Some(previous) = owner[index] {
+                let msg = if previous == g {
+                    format!("leg `{}` is listed twice in this group", names[index])
+                } else {
+                    format!(
+                        "leg `{}` is already in gait group {previous}; each leg belongs to exactly one group",
+                        names[index]
+                    )
+                };
+                ok = false;
+                errors.push(check.at(name, format!("gait.groups[{g}]"), msg));
+                continue;
             }
+            owner[index] = Some(g);
+            members.push(index);
         }
-        // Without groups every leg is a group of its own: one leg steps at a time.
-        _ => groups = (0..legs.len()).map(|i| vec![i]).collect(),
+        groups.push(members);
     }
-    for (g, members) in groups.iter().enumerate() {
-        for &leg in members {
-            legs[leg].spec.group = g;
+    // A leg left out is usually the echo of a typo or a repeat reported
+    // above, so it is only reported on its own.
+    if legs_ok && ok {
+        for missing in (0..owner.len()).filter(|&i| owner[i].is_none()) {
+            ok = false;
+            errors.push(check.at(
+                spanned,
+                "gait.groups",
+                format!(
+                    "leg `{}` is in no gait group; add it to one",
+                    names[missing]
+                ),
+            ));
         }
     }
-    let largest_group = groups.iter().map(Vec::len).max().unwrap_or(1);
-    let max_lifted = match &gait.max_lifted {
-        Some(n) => check.int_in(n, 1, 64, "gait.max_lifted")? as usize,
-        None => largest_group,
-    };
-    Ok(GaitSpec {
-        step_threshold,
-        step_height,
-        step_duration,
-        min_step_duration,
-        lead,
-        max_lifted,
-        groups,
-        order,
-        stability_margin,
-    })
+    ok.then_some(groups)
 }

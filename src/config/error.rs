@@ -17,12 +17,127 @@ pub struct ConfigError {
     pub field: Option<String>,
     /// What is wrong, and what would be valid.
     pub message: String,
+    /// The file's further errors, after this one in file order, so one run
+    /// of `check` shows everything to fix (each has no `more` of its own).
+    /// Boxed so a single error stays small to pass around.
+    pub more: Box<[ConfigError]>,
+}
+
+impl ConfigError {
+    /// An error about the whole of `file` (no line, column or field).
+    pub fn whole_file(file: impl Into<String>, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: file.into(),
+            line: None,
+            column: None,
+            field: None,
+            message: message.into(),
+            more: Box::default(),
+        }
+    }
+
+    /// This error and the further ones in the same file, in file order, each
+    /// shown on its own (without `more`).
+    pub fn all(&self) -> impl Iterator<Item = &ConfigError> {
+        std::iter::once(self).chain(self.more.iter())
+    }
+
+    /// Each error (this one, then `more`) shown on a line of its own.
+    pub fn lines(&self) -> Vec<String> {
+        self.all().map(|e| OneLine(e).to_string()).collect()
+    }
+
+    /// How many errors this holds (itself and `more`).
+    pub fn count(&self) -> usize {
+        1 + self.more.len()
+    }
+
+    /// One error holding `errors` in file order (errors without a line after
+    /// those with one; repeats dropped), or `None` if there are none.
+    pub fn combine(errors: Vec<ConfigError>) -> Option<ConfigError> {
+        let mut flat: Vec<ConfigError> = Vec::new();
+        for mut error in errors {
+            let more = std::mem::take(&mut error.more);
+            for e in std::iter::once(error).chain(more.into_vec()) {
+                if !flat.contains(&e) {
+                    flat.push(e);
+                }
+            }
+        }
+        // A stable sort keeps errors at one spot in the order they were found.
+        flat.sort_by_key(|e| (e.line.is_none(), e.line, e.column));
+        let mut flat = flat.into_iter();
+        let mut first = flat.next()?;
+        first.more = flat.collect();
+        Some(first)
+    }
+}
+
+/// Collects a file's errors as validation goes on, so independent problems
+/// are all reported, not only the first.
+#[derive(Debug, Default)]
+pub(crate) struct Errors {
+    list: Vec<ConfigError>,
+}
+
+impl Errors {
+    /// Records `error` (with any errors it carries).
+    pub fn push(&mut self, error: ConfigError) {
+        self.list.push(error);
+    }
+
+    /// The value of `result`, or `None` with its error recorded.
+    pub fn ok<T>(&mut self, result: Result<T, ConfigError>) -> Option<T> {
+        result.map_err(|e| self.push(e)).ok()
+    }
+
+    /// `Err` with everything recorded so far (which is then cleared), if
+    /// anything was; `Ok` otherwise. A checkpoint before checks that need
+    /// everything before them sound.
+    pub fn finish(&mut self) -> Result<(), ConfigError> {
+        match ConfigError::combine(std::mem::take(&mut self.list)) {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Everything recorded, as one error. Called where validation stops
+    /// because a value is missing, which only happens after its error was
+    /// recorded; should that ever not hold, the file is still refused, with
+    /// a message saying validation stopped, rather than accepted or panicking.
+    pub fn fail(self, file: &str) -> ConfigError {
+        ConfigError::combine(self.list).unwrap_or_else(|| {
+            ConfigError::whole_file(file, "validation stopped without naming a problem")
+        })
+    }
 }
 
 impl fmt::Display for ConfigError {
     /// `file:line:column: field: message`, every part that may echo input
-    /// made printable (control characters escaped, long values cut).
+    /// made printable (control characters escaped, long values cut); each
+    /// further error follows on a line of its own.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_one(f)?;
+        for error in self.more.iter() {
+            f.write_str("\n")?;
+            error.fmt_one(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// One error without its `more`.
+struct OneLine<'a>(&'a ConfigError);
+
+impl fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt_one(f)
+    }
+}
+
+impl ConfigError {
+    /// This error alone, on one line.
+    fn fmt_one(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::text::{MESSAGE_MAX_CHARS, VALUE_MAX_CHARS, printable};
         f.write_str(&printable(&self.file, VALUE_MAX_CHARS))?;
         if let Some(line) = self.line {
@@ -96,6 +211,7 @@ impl<'a> Source<'a> {
             column,
             field: (!field.is_empty()).then_some(field),
             message: message.into(),
+            more: Box::default(),
         }
     }
 
@@ -183,6 +299,7 @@ mod tests {
             column: Some(1),
             field: Some(format!("legs[0].{}", "n".repeat(100))),
             message: "unknown leg `\u{1b}]0;owned\u{7}`\nnext line".into(),
+            more: Box::default(),
         };
         let shown = err.to_string();
         assert!(!shown.chars().any(char::is_control), "{shown:?}");

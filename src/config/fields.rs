@@ -1,10 +1,14 @@
 //! Field checks shared by every file kind: each failure names the field, says
 //! what was given and what would be valid, and points at the value's span.
 
-use glam::Vec3;
-use toml::Spanned;
+use std::ops::Range;
 
-use super::error::{ConfigError, Source};
+use glam::Vec3;
+use serde::Deserialize;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+
+use super::error::{ConfigError, Errors, Source};
 
 /// Validates spanned values against one source.
 pub(super) struct Check<'a> {
@@ -150,4 +154,190 @@ pub(super) fn finite_vec3(
             format!("must be three finite numbers [x, y, z] in metres, got {v:?}"),
         ))
     }
+}
+
+/// A TOML document's top-level table, read so that every problem in it can
+/// be reported: syntax errors all at once (the parser recovers), then each
+/// section deserialized on its own, so a type error in one leg does not hide
+/// one in the next.
+pub(super) struct Document<'i> {
+    table: DeTable<'i>,
+    /// Keys taken so far; whatever is left at the end is unknown.
+    taken: Vec<&'static str>,
+}
+
+impl<'i> Document<'i> {
+    /// Parses `src`, or fails with every syntax error in it.
+    pub fn parse(src: &Source<'i>) -> Result<Document<'i>, ConfigError> {
+        let (table, syntax) = DeTable::parse_recoverable(src.text);
+        if let Some(error) = ConfigError::combine(syntax.iter().map(|e| src.from_toml(e)).collect())
+        {
+            return Err(error);
+        }
+        Ok(Document {
+            table: table.into_inner(),
+            taken: Vec::new(),
+        })
+    }
+
+    /// Whether the document has a top-level `key`.
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn get(&self, key: &str) -> Option<&Spanned<DeValue<'i>>> {
+        self.table
+            .iter()
+            .find(|(k, _)| k.get_ref().as_ref() == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The section `key` if present (`Some(None)` if absent), or `None` with
+    /// its errors recorded.
+    pub fn optional<T: Deserialize<'i>>(
+        &mut self,
+        src: &Source<'_>,
+        key: &'static str,
+        errors: &mut Errors,
+    ) -> Option<Option<T>> {
+        self.taken.push(key);
+        match self.get(key) {
+            None => Some(None),
+            Some(value) => deserialize(src, key, value.clone(), errors).map(Some),
+        }
+    }
+
+    /// The section `key`, or `None` with an error recorded (missing, or
+    /// its own errors).
+    pub fn required<T: Deserialize<'i>>(
+        &mut self,
+        src: &Source<'_>,
+        key: &'static str,
+        errors: &mut Errors,
+    ) -> Option<T> {
+        match self.optional(src, key, errors)? {
+            Some(value) => Some(value),
+            None => {
+                errors.push(src.error(
+                    None,
+                    key,
+                    format!("missing field `{key}`; every file of this kind needs it"),
+                ));
+                None
+            }
+        }
+    }
+
+    /// The array of tables `key` (its span and each entry, `None` for an
+    /// entry with errors, which are recorded), or `None` if it is missing or
+    /// not an array.
+    #[allow(clippy::type_complexity)]
+    pub fn required_array<T: Deserialize<'i>>(
+        &mut self,
+        src: &Source<'_>,
+        key: &'static str,
+        errors: &mut Errors,
+    ) -> Option<(Range<usize>, Vec<Option<Spanned<T>>>)> {
+        self.taken.push(key);
+        let Some(value) = self.get(key) else {
+            errors.push(src.error(
+                None,
+                key,
+                format!("missing field `{key}`; add at least one [[{key}]] table"),
+            ));
+            return None;
+        };
+        let DeValue::Array(items) = value.get_ref() else {
+            errors.push(src.error(
+                Some(value.span()),
+                key,
+                format!("must be an array of tables ([[{key}]] sections)"),
+            ));
+            return None;
+        };
+        let entries = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| deserialize(src, &format!("{key}[{i}]"), item.clone(), errors))
+            .collect();
+        Some((value.span(), entries))
+    }
+
+    /// Records an error for every top-level key no section took.
+    pub fn refuse_unknown(&self, src: &Source<'_>, errors: &mut Errors) {
+        let expected = self
+            .taken
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        for (key, _) in self.table.iter() {
+            let name = key.get_ref().as_ref();
+            if !self.taken.contains(&name) {
+                errors.push(src.error(
+                    Some(key.span()),
+                    name,
+                    format!("unknown field `{name}`, expected one of {expected}"),
+                ));
+            }
+        }
+    }
+}
+
+/// Most keys of one table dropped while looking for its further errors.
+const MAX_RETRIES: usize = 64;
+
+/// Deserializes one value of the document, spans kept, recording every
+/// error in it: after an error inside a table, the key at fault is dropped
+/// and the table read again, so a type error in one field does not hide one
+/// in the next; what is left is returned so its values are still checked
+/// (the errors recorded refuse the file). `field` is the value's path. The
+/// errors name every bad key (a missing field after a dropped key is not reported: it is
+/// almost always the dropped key itself).
+fn deserialize<'i, T: Deserialize<'i>>(
+    src: &Source<'_>,
+    field: &str,
+    mut value: Spanned<DeValue<'i>>,
+    errors: &mut Errors,
+) -> Option<T> {
+    let mut dropped: Vec<String> = Vec::new();
+    for _ in 0..MAX_RETRIES {
+        let error = match T::deserialize(ValueDeserializer::from(value.clone())) {
+            // With keys dropped, the errors recorded refuse the file; the
+            // rest of the table is still returned so its values get checked.
+            Ok(parsed) => return Some(parsed),
+            Err(error) => error,
+        };
+        // Once a key was dropped, a missing field is most likely that key
+        // (dropped for its type, or misspelt as the unknown one): saying so
+        // again would only echo the error already recorded.
+        if !dropped.is_empty() && error.message().starts_with("missing field") {
+            return None;
+        }
+        let mut located = src.from_toml(&error);
+        let (Some(span), DeValue::Table(table)) = (error.span(), value.get_mut()) else {
+            located.field = Some(field.to_string());
+            errors.push(located);
+            return None;
+        };
+        let culprit = table
+            .iter()
+            .find(|(key, field)| {
+                key.span().contains(&span.start)
+                    || (field.span().start <= span.start && span.end <= field.span().end)
+            })
+            .map(|(key, _)| key.get_ref().to_string());
+        let Some(culprit) = culprit else {
+            located.field = Some(field.to_string());
+            errors.push(located);
+            return None;
+        };
+        // The path is known here, where the source's guess at it cannot
+        // count array entries.
+        located.field = Some(format!("{field}.{culprit}"));
+        errors.push(located);
+        table.remove(culprit.as_str());
+        dropped.push(culprit);
+    }
+    None
 }

@@ -10,6 +10,7 @@ mod error;
 mod fields;
 mod scene;
 mod script;
+mod template;
 mod terrain;
 
 use std::path::Path;
@@ -22,7 +23,8 @@ pub use creature::{
 pub use error::{ConfigError, Source, Warning};
 pub use scene::{MAX_SCENE_CREATURES, MAX_SCENE_OFFSET, Scene, SceneKind, load_scene, parse_scene};
 pub use script::{MAX_ITEM_SECONDS, Script, ScriptAction, ScriptStep, parse_script, steps_for};
-pub use terrain::{parse_terrain, parse_terrain_with_warnings};
+pub use template::{CreatureTemplate, TEMPLATE_BONES, TEMPLATE_LEGS, TemplateError, TemplateGait};
+pub use terrain::{parse_terrain, parse_terrain_seeded, parse_terrain_with_warnings};
 
 use crate::creature::CreatureSpec;
 use crate::terrain::TerrainSpec;
@@ -82,12 +84,9 @@ fn resolve(
     }
     match builtins.iter().find(|b| b.name.eq_ignore_ascii_case(arg)) {
         Some(b) => Ok((format!("<built-in {}>", b.name), b.text.to_string())),
-        None => Err(ConfigError {
-            file: arg.to_string(),
-            line: None,
-            column: None,
-            field: None,
-            message: format!(
+        None => Err(ConfigError::whole_file(
+            arg,
+            format!(
                 "no such file, and not a built-in {what}; built-in {what}s: {}",
                 builtins
                     .iter()
@@ -95,7 +94,7 @@ fn resolve(
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        }),
+        )),
     }
 }
 
@@ -107,13 +106,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// files and text that is not UTF-8 into a [`ConfigError`] naming it.
 pub fn read_file(path: &str) -> Result<String, ConfigError> {
     use std::io::Read;
-    let error = |message: String| ConfigError {
-        file: path.to_string(),
-        line: None,
-        column: None,
-        field: None,
-        message,
-    };
+    let error = |message: String| ConfigError::whole_file(path, message);
     let file =
         std::fs::File::open(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
     let mut bytes = Vec::new();
@@ -152,8 +145,17 @@ pub fn load_terrain(arg: &str) -> Result<TerrainSpec, ConfigError> {
 
 /// Loads a terrain from a path or a built-in name, with its warnings.
 pub fn load_terrain_with_warnings(arg: &str) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
+    load_terrain_seeded(arg, None)
+}
+
+/// Loads a terrain from a path or a built-in name, with `seed` (`--seed`),
+/// when given, in place of the file's; with its warnings.
+pub fn load_terrain_seeded(
+    arg: &str,
+    seed: Option<u32>,
+) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
     let (name, text) = resolve(arg, TERRAINS, "terrain")?;
-    parse_terrain_with_warnings(&name, &text)
+    parse_terrain_seeded(&name, &text, seed)
 }
 
 /// What `skitter check` found a file to be.
@@ -205,26 +207,34 @@ pub fn check_file(path: &str) -> Result<Checked, ConfigError> {
     check_file_with_warnings(path).map(|(checked, _)| checked)
 }
 
+/// Validates one file of any kind (see [`check_file_with_warnings`]), a
+/// terrain with `seed` in place of its own when given (`check --seed`).
+pub fn check_file_seeded(
+    path: &str,
+    seed: Option<u32>,
+) -> Result<(Checked, Vec<Warning>), ConfigError> {
+    let text = read_file(path)?;
+    if !path.ends_with(".toml") {
+        return parse_script(path, &text).map(|s| (Checked::Script(s), Vec::new()));
+    }
+    let src = Source::new(path, &text);
+    let doc = fields::Document::parse(&src)?;
+    if ["body", "legs", "gait", "solver"]
+        .iter()
+        .any(|key| doc.has(key))
+    {
+        parse_creature_with_warnings(path, &text)
+            .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
+    } else {
+        parse_terrain_seeded(path, &text, seed).map(|(t, warnings)| (Checked::Terrain(t), warnings))
+    }
+}
+
 /// Validates one file of any kind, with the warnings it earns: `.toml` files
 /// are creatures when they hold any creature table (`body`, `legs`, `gait`,
 /// `solver`) and terrains otherwise (every terrain field has a default);
 /// anything else is read as a drive script. The same parsers load files for
 /// `headless` and the viewer, so all three always agree.
 pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), ConfigError> {
-    let text = read_file(path)?;
-    if !path.ends_with(".toml") {
-        return parse_script(path, &text).map(|s| (Checked::Script(s), Vec::new()));
-    }
-    let src = Source::new(path, &text);
-    let table: toml::Table = toml::from_str(&text).map_err(|e| src.from_toml(&e))?;
-    if ["body", "legs", "gait", "solver"]
-        .iter()
-        .any(|key| table.contains_key(*key))
-    {
-        parse_creature_with_warnings(path, &text)
-            .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
-    } else {
-        parse_terrain_with_warnings(path, &text)
-            .map(|(t, warnings)| (Checked::Terrain(t), warnings))
-    }
+    check_file_seeded(path, None)
 }

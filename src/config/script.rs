@@ -10,7 +10,7 @@
 //! a thousand items of `forward 4ms` last exactly 4 s, not a thousand
 //! separately rounded steps.
 
-use super::error::{ConfigError, Source};
+use super::error::{ConfigError, Errors, Source};
 use crate::ik::SolverKind;
 
 /// What one script item does.
@@ -115,6 +115,8 @@ const VALID_ITEMS: &str = "valid items: forward|back|left|right (joined with +, 
 pub fn parse_script(name: &str, text: &str) -> Result<Script, ConfigError> {
     let src = Source::new(name, text);
     let mut steps = Vec::new();
+    // Every bad item is reported, not only the first.
+    let mut errors = Errors::default();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let code = line.split('#').next().unwrap_or("");
@@ -123,12 +125,15 @@ pub fn parse_script(name: &str, text: &str) -> Result<Script, ConfigError> {
             let trimmed = item.trim();
             if !trimmed.is_empty() {
                 let start = item_offset + (item.len() - item.trim_start().len());
-                steps.push(parse_item(&src, trimmed, start)?);
+                if let Some(step) = errors.ok(parse_item(&src, trimmed, start)) {
+                    steps.push(step);
+                }
             }
             item_offset += item.len() + 1;
         }
         offset += line.len();
     }
+    errors.finish()?;
     if steps.is_empty() {
         return Err(src.error(None, "", format!("the script has no items; {VALID_ITEMS}")));
     }

@@ -3,14 +3,14 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{ConfigError, Source, Warning};
-use super::fields::Check;
+use super::error::{ConfigError, Errors, Source, Warning};
+use super::fields::{Check, Document};
 use crate::terrain::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TerrainFile {
-    name: Spanned<String>,
+    name: Option<Spanned<String>>,
     seed: Option<Spanned<i64>>,
     size: Option<Spanned<[f32; 2]>>,
     resolution: Option<Spanned<f32>>,
@@ -41,56 +41,89 @@ pub fn parse_terrain_with_warnings(
     name: &str,
     text: &str,
 ) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
+    parse_terrain_seeded(name, text, None)
+}
+
+/// Parses and validates a terrain file with `seed` (`--seed`), when given,
+/// in place of the file's: the heights checked are the ones that seed makes.
+pub fn parse_terrain_seeded(
+    name: &str,
+    text: &str,
+    seed: Option<u32>,
+) -> Result<(TerrainSpec, Vec<Warning>), ConfigError> {
     let src = Source::new(name, text);
-    let file: TerrainFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
     let check = Check::new(&src);
-    let terrain_name = file.name.get_ref().trim();
-    if terrain_name.is_empty() {
-        return Err(check.at(
-            &file.name,
-            "name",
-            "must not be empty; give the terrain a name",
-        ));
-    }
+    let mut doc = Document::parse(&src)?;
+    let mut errors = Errors::default();
+    let file = TerrainFile {
+        name: doc.required(&src, "name", &mut errors),
+        seed: doc.optional(&src, "seed", &mut errors).flatten(),
+        size: doc.optional(&src, "size", &mut errors).flatten(),
+        resolution: doc.optional(&src, "resolution", &mut errors).flatten(),
+        noise: doc.optional(&src, "noise", &mut errors).flatten(),
+    };
+    doc.refuse_unknown(&src, &mut errors);
+    let terrain_name = file.name.as_ref().and_then(|name| {
+        let trimmed = name.get_ref().trim();
+        if trimmed.is_empty() {
+            errors.push(check.at(name, "name", "must not be empty; give the terrain a name"));
+            None
+        } else {
+            Some(trimmed.to_string())
+        }
+    });
     let seed = match &file.seed {
-        Some(seed) => check.int_in(seed, 0, i64::from(u32::MAX), "seed")? as u32,
-        None => 0,
+        // The command line's seed wins, but the file's is still checked.
+        Some(file_seed) => errors
+            .ok(check.int_in(file_seed, 0, i64::from(u32::MAX), "seed"))
+            .map(|s| seed.unwrap_or(s as u32)),
+        None => Some(seed.unwrap_or(0)),
     };
     let size = match &file.size {
         Some(size) => {
             let [x, z] = *size.get_ref();
-            if !(x.is_finite()
+            if x.is_finite()
                 && z.is_finite()
                 && (1.0..=5000.0).contains(&x)
-                && (1.0..=5000.0).contains(&z))
+                && (1.0..=5000.0).contains(&z)
             {
-                return Err(check.at(
+                Some([x, z])
+            } else {
+                errors.push(check.at(
                     size,
                     "size",
                     format!("must be [x, z] in metres, each from 1 to 5000, got [{x}, {z}]"),
                 ));
+                None
             }
-            [x, z]
         }
-        None => [200.0, 200.0],
+        None => Some([200.0, 200.0]),
     };
     let resolution = match &file.resolution {
         Some(r) => {
             let v = *r.get_ref();
-            if !(v.is_finite() && (0.02..=10.0).contains(&v)) {
-                return Err(check.at(
+            if v.is_finite() && (0.02..=10.0).contains(&v) {
+                Some(v)
+            } else {
+                errors.push(check.at(
                     r,
                     "resolution",
                     format!("must be a grid spacing from 0.02 to 10 metres, got {v}"),
                 ));
+                None
             }
-            v
         }
-        None => 0.5,
+        None => Some(0.5),
     };
-    let noise = parse_noise(&check, file.noise.as_ref())?;
+    let noise = parse_noise(&check, file.noise.as_ref(), &mut errors);
+    let (Some(terrain_name), Some(seed), Some(size), Some(resolution), Some(noise)) =
+        (terrain_name, seed, size, resolution, noise)
+    else {
+        return Err(errors.fail(name));
+    };
+    errors.finish()?;
     let spec = TerrainSpec {
-        name: terrain_name.to_string(),
+        name: terrain_name,
         seed,
         size,
         resolution,
@@ -200,87 +233,105 @@ fn check_heights(
     Ok(warnings)
 }
 
-fn parse_noise(check: &Check<'_>, noise: Option<&NoiseFile>) -> Result<NoiseSpec, ConfigError> {
+/// The noise section (defaults where absent), every bad field reported;
+/// `None` if any was bad.
+fn parse_noise(
+    check: &Check<'_>,
+    noise: Option<&NoiseFile>,
+    errors: &mut Errors,
+) -> Option<NoiseSpec> {
     let source = match noise.and_then(|n| n.source.as_ref()) {
-        None => NoiseSource::Perlin,
+        None => Some(NoiseSource::Perlin),
         Some(s) => match s.get_ref().as_str() {
-            "perlin" => NoiseSource::Perlin,
-            "simplex" => NoiseSource::Simplex,
+            "perlin" => Some(NoiseSource::Perlin),
+            "simplex" => Some(NoiseSource::Simplex),
             other => {
-                return Err(check.at(
+                errors.push(check.at(
                     s,
                     "noise.source",
                     format!("unknown noise source {other:?}; valid: \"perlin\", \"simplex\""),
                 ));
+                None
             }
         },
     };
     let fractal = match noise.and_then(|n| n.fractal.as_ref()) {
-        None => Fractal::Fbm,
+        None => Some(Fractal::Fbm),
         Some(s) => match s.get_ref().as_str() {
-            "fbm" => Fractal::Fbm,
-            "ridged" => Fractal::Ridged,
-            "billow" => Fractal::Billow,
-            "flat" => Fractal::Flat,
+            "fbm" => Some(Fractal::Fbm),
+            "ridged" => Some(Fractal::Ridged),
+            "billow" => Some(Fractal::Billow),
+            "flat" => Some(Fractal::Flat),
             other => {
-                return Err(check.at(
+                errors.push(check.at(
                     s,
                     "noise.fractal",
                     format!("unknown fractal {other:?}; valid: \"fbm\", \"ridged\", \"billow\", \"flat\""),
                 ));
+                None
             }
         },
     };
-    let number =
+    let mut number =
         |value: Option<&Spanned<f64>>, default: f64, lo: f64, hi: f64, field: &str, unit: &str| {
-            value.map_or(Ok(default), |v| check.number_in(v, lo, hi, field, unit))
+            value.map_or(Some(default), |v| {
+                errors.ok(check.number_in(v, lo, hi, field, unit))
+            })
         };
-    Ok(NoiseSpec {
-        source,
-        fractal,
-        frequency: number(
-            noise.and_then(|n| n.frequency.as_ref()),
-            0.05,
-            1e-4,
-            100.0,
-            "noise.frequency",
-            "cycles per metre",
-        )?,
-        amplitude: number(
-            noise.and_then(|n| n.amplitude.as_ref()),
-            1.0,
-            0.0,
-            1000.0,
-            "noise.amplitude",
-            "metres",
-        )?,
-        octaves: match noise.and_then(|n| n.octaves.as_ref()) {
-            Some(o) => check.int_in(o, 1, 16, "noise.octaves")? as usize,
-            None => 4,
-        },
-        lacunarity: number(
-            noise.and_then(|n| n.lacunarity.as_ref()),
-            2.0,
-            1.0,
-            8.0,
-            "noise.lacunarity",
-            "frequency ratio between octaves",
-        )?,
-        persistence: number(
-            noise.and_then(|n| n.persistence.as_ref()),
-            0.5,
-            0.0,
-            1.5,
-            "noise.persistence",
-            "amplitude ratio between octaves",
-        )?,
-        base: number(
-            noise.and_then(|n| n.base.as_ref()),
-            0.0,
-            -1000.0,
-            1000.0,
-            "noise.base",
-            "metres",
-        )?,
+    let frequency = number(
+        noise.and_then(|n| n.frequency.as_ref()),
+        0.05,
+        1e-4,
+        100.0,
+        "noise.frequency",
+        "cycles per metre",
+    );
+    let amplitude = number(
+        noise.and_then(|n| n.amplitude.as_ref()),
+        1.0,
+        0.0,
+        1000.0,
+        "noise.amplitude",
+        "metres",
+    );
+    let lacunarity = number(
+        noise.and_then(|n| n.lacunarity.as_ref()),
+        2.0,
+        1.0,
+        8.0,
+        "noise.lacunarity",
+        "frequency ratio between octaves",
+    );
+    let persistence = number(
+        noise.and_then(|n| n.persistence.as_ref()),
+        0.5,
+        0.0,
+        1.5,
+        "noise.persistence",
+        "amplitude ratio between octaves",
+    );
+    let base = number(
+        noise.and_then(|n| n.base.as_ref()),
+        0.0,
+        -1000.0,
+        1000.0,
+        "noise.base",
+        "metres",
+    );
+    let octaves = match noise.and_then(|n| n.octaves.as_ref()) {
+        Some(o) => errors
+            .ok(check.int_in(o, 1, 16, "noise.octaves"))
+            .map(|o| o as usize),
+        None => Some(4),
+    };
+    Some(NoiseSpec {
+        source: source?,
+        fractal: fractal?,
+        frequency: frequency?,
+        amplitude: amplitude?,
+        octaves: octaves?,
+        lacunarity: lacunarity?,
+        persistence: persistence?,
+        base: base?,
     })
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
-use crate::config::{ConfigError, Scene, Script, load_creature, load_scene, load_terrain};
+use crate::config::{ConfigError, Scene, Script, load_creature, load_scene, load_terrain_seeded};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
 use crate::lab::LabError;
@@ -112,6 +112,17 @@ pub struct Sources {
     pub terrain: String,
     /// A scene file, shown instead of the creature on the terrain.
     pub scene: Option<String>,
+    /// Seed in place of the terrain file's (`--seed`), kept across reloads.
+    pub seed: Option<u32>,
+}
+
+/// A scene file, its terrain's seed replaced by `seed` (`--seed`) if given.
+fn load_seeded_scene(path: &str, seed: Option<u32>) -> Result<Scene, ConfigError> {
+    let mut scene = load_scene(path)?;
+    if let Some(seed) = seed {
+        scene.terrain.seed = seed;
+    }
+    Ok(scene)
 }
 
 /// The viewer's whole state.
@@ -212,7 +223,7 @@ impl App {
     /// before any terminal is touched.
     pub fn load(sources: Sources, solver: Option<SolverKind>) -> Result<App, LoadError> {
         if let Some(path) = &sources.scene {
-            let scene = load_scene(path)?;
+            let scene = load_seeded_scene(path, sources.seed)?;
             if let Some(kind) = solver {
                 for scene_kind in &scene.kinds {
                     scene_kind
@@ -227,7 +238,7 @@ impl App {
             return Ok(app);
         }
         let creature = load_creature(&sources.creature)?;
-        let terrain = load_terrain(&sources.terrain)?;
+        let terrain = load_terrain_seeded(&sources.terrain, sources.seed)?.0;
         if let Some(kind) = solver {
             creature
                 .check_solver(kind, "--solver")
@@ -513,7 +524,7 @@ impl App {
 
     fn reload(&mut self) {
         if let Some(path) = self.sources.scene.clone() {
-            match load_scene(&path) {
+            match load_seeded_scene(&path, self.sources.seed) {
                 Ok(scene) => {
                     self.show_scene(&scene);
                     self.notify(format!("reloaded scene {}", scene.name));
@@ -525,7 +536,8 @@ impl App {
             return;
         }
         let loaded = load_creature(&self.sources.creature).and_then(|creature| {
-            load_terrain(&self.sources.terrain).map(|terrain| (creature, terrain))
+            load_terrain_seeded(&self.sources.terrain, self.sources.seed)
+                .map(|(terrain, _)| (creature, terrain))
         });
         match loaded {
             Ok((creature, terrain)) => {
@@ -747,6 +759,7 @@ mod tests {
             creature: "spider".into(),
             terrain: "hills".into(),
             scene: None,
+            seed: None,
         };
         App::new(default_creature(), default_terrain(), sources, None)
     }
