@@ -22,10 +22,13 @@ const BINS_PER_DECADE: f32 = 80.0;
 /// Decades covered above the floor (1e-9 to 1e3).
 const DECADES: usize = 12;
 
+/// Bins in all: the floor's, one per step over the decades, and the top.
+const BINS: usize = DECADES * BINS_PER_DECADE as usize + 2;
+
 impl Default for LogHistogram {
     fn default() -> Self {
         LogHistogram {
-            counts: vec![0; DECADES * BINS_PER_DECADE as usize + 2],
+            counts: vec![0; BINS],
             total: 0,
         }
     }
@@ -34,13 +37,25 @@ impl Default for LogHistogram {
 impl LogHistogram {
     /// Counts one value (NaN and negatives count as the floor).
     pub fn add(&mut self, value: f32) {
-        let bin = if value > HISTOGRAM_FLOOR {
+        self.add_bin(LogHistogram::bin(value));
+    }
+
+    /// The bin a value is counted in (NaN and negatives: the floor's).
+    pub fn bin(value: f32) -> u16 {
+        if value > HISTOGRAM_FLOOR {
             let position = (value / HISTOGRAM_FLOOR).log10() * BINS_PER_DECADE;
-            (position.ceil() as usize).min(self.counts.len() - 1)
+            (position.ceil() as usize).min(BINS - 1) as u16
         } else {
             0
-        };
-        self.counts[bin] += 1;
+        }
+    }
+
+    /// Counts one value already put in its bin ([`LogHistogram::bin`]).
+    pub fn add_bin(&mut self, bin: u16) {
+        if self.counts.is_empty() {
+            self.counts = vec![0; BINS];
+        }
+        self.counts[usize::from(bin).min(BINS - 1)] += 1;
         self.total += 1;
     }
 
@@ -71,30 +86,13 @@ impl LogHistogram {
         self.total == 0
     }
 
-    /// A histogram with no bins yet, to swap in while the real one is
-    /// cleared (it must not be added to).
+    /// A histogram with no bins yet (they are made by the first value):
+    /// what a chunk's tally holds, since it only lists its step's bins.
     fn unallocated() -> Self {
         LogHistogram {
             counts: Vec::new(),
             total: 0,
         }
-    }
-
-    /// Adds another histogram's counts.
-    pub fn merge(&mut self, other: &LogHistogram) {
-        if other.total == 0 {
-            return;
-        }
-        for (count, more) in self.counts.iter_mut().zip(&other.counts) {
-            *count += more;
-        }
-        self.total += other.total;
-    }
-
-    /// Forgets every value, keeping the bins' storage.
-    pub fn clear(&mut self) {
-        self.counts.fill(0);
-        self.total = 0;
     }
 }
 
@@ -181,6 +179,10 @@ pub struct Metrics {
     pub last: StepFigures,
     step_iterations: u64,
     step_solves: u64,
+    /// The histogram bins of this step's IK errors, for a chunk's tally to
+    /// hand on: merging them costs one count per solve, where merging
+    /// whole histograms would cost every bin per chunk per step.
+    step_error_bins: Vec<u16>,
 }
 
 /// One step's figures over all creatures, for live display (the stats panel).
@@ -229,6 +231,7 @@ impl Metrics {
             last: StepFigures::default(),
             step_iterations: 0,
             step_solves: 0,
+            step_error_bins: Vec::new(),
         }
     }
 
@@ -297,7 +300,7 @@ impl Metrics {
             iterations += u64::from(report.iterations);
             self.ik_error_max = max_or_nan(self.ik_error_max, report.error);
             self.last.ik_error_max = max_or_nan(self.last.ik_error_max, report.error);
-            self.ik_errors.add(report.error);
+            self.step_error_bins.push(LogHistogram::bin(report.error));
             self.bone_error_max = max_or_nan(self.bone_error_max, leg.bone_error);
             for joint in leg.chain.joints() {
                 if !joint.is_finite() {
@@ -336,13 +339,22 @@ impl Metrics {
     /// Forgets the step's figures before a chunk of creatures is measured
     /// into this tally (keeping the storage); `steps` is the caller's.
     pub(super) fn clear_tally(&mut self) {
-        // Both parts keep their storage: a world clears a tally per chunk of
-        // creatures every step.
-        let mut ik_errors = std::mem::replace(&mut self.ik_errors, LogHistogram::unallocated());
-        ik_errors.clear();
+        // A world clears a tally per chunk of creatures every step: the
+        // scratch storage is kept.
+        let mut bins = std::mem::take(&mut self.step_error_bins);
+        bins.clear();
         let mut motion = std::mem::take(&mut self.motion);
         motion.clear();
-        *self = Metrics::with_parts(ik_errors, motion);
+        *self = Metrics {
+            step_error_bins: bins,
+            ..Metrics::with_parts(LogHistogram::unallocated(), motion)
+        };
+    }
+
+    /// An empty tally for one chunk of creatures: it holds no histogram of
+    /// its own, only its step's bins.
+    pub(super) fn tally() -> Self {
+        Metrics::with_parts(LogHistogram::unallocated(), MotionFigures::new())
     }
 
     /// Adds a tally's figures: one chunk of creatures, measured apart over
@@ -359,7 +371,9 @@ impl Metrics {
         self.foot_gap_max = max_or_nan(self.foot_gap_max, other.foot_gap_max);
         self.penetration_max = max_or_nan(self.penetration_max, other.penetration_max);
         self.ik_error_max = max_or_nan(self.ik_error_max, other.ik_error_max);
-        self.ik_errors.merge(&other.ik_errors);
+        for &bin in &other.step_error_bins {
+            self.ik_errors.add_bin(bin);
+        }
         self.ik_iterations += other.ik_iterations;
         self.ik_solves += other.ik_solves;
         self.bone_error_max = max_or_nan(self.bone_error_max, other.bone_error_max);

@@ -187,7 +187,7 @@ impl World {
         World {
             terrain,
             tracks: vec![CreatureTrack::default(); creatures.len()],
-            tallies: chunks.iter().map(|_| Metrics::new()).collect(),
+            tallies: chunks.iter().map(|_| Metrics::tally()).collect(),
             chunks,
             kinds,
             creatures,
