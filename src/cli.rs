@@ -69,6 +69,24 @@ enum Commands {
     },
     /// Run one of the seeds' experiments and print its table (Markdown, or JSON).
     Lab(LabArgs),
+    /// Print the JSON Schema of creature, terrain or scene files, for TOML
+    /// editors to complete and check fields (the repository ships them in
+    /// schema/; see the README).
+    Schema {
+        /// Which kind of file.
+        kind: SchemaArg,
+    },
+}
+
+/// The kinds of file `skitter schema` describes.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum SchemaArg {
+    /// Creature files (creatures/*.toml).
+    Creature,
+    /// Terrain files (terrain/*.toml).
+    Terrain,
+    /// Scene files (scenes/*.toml).
+    Scene,
 }
 
 /// What `skitter new` writes.
@@ -328,6 +346,16 @@ impl Cli {
             Some(Commands::List) => list(),
             Some(Commands::New { what }) => new(what),
             Some(Commands::Lab(args)) => run_lab(&args),
+            Some(Commands::Schema { kind }) => {
+                let kind = match kind {
+                    SchemaArg::Creature => config::SchemaKind::Creature,
+                    SchemaArg::Terrain => config::SchemaKind::Terrain,
+                    SchemaArg::Scene => config::SchemaKind::Scene,
+                };
+                let mut out = Out::new();
+                out.line(config::schema(kind).trim_end())?;
+                out.finish()
+            }
         }
     }
 }

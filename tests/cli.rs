@@ -101,7 +101,7 @@ fn bad_input_exits_2_with_a_located_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(&format!(
-            "error: {bad}:9:9: body.speed: must be a positive number"
+            "error: {bad}:10:9: body.speed: must be a positive number"
         )),
         "{}",
         stderr(&out)
@@ -115,7 +115,7 @@ fn bad_input_exits_2_with_a_located_message() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(&format!("error {bad}:9:9: body.speed")),
+        stdout.contains(&format!("error {bad}:10:9: body.speed")),
         "{stdout}"
     );
 
@@ -536,11 +536,11 @@ fn check_prints_every_error_of_a_file_and_exits_2() {
     let lines: Vec<_> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
     assert!(
-        lines[0].starts_with(&format!("error {broken}:9:9: body.speed: ")),
+        lines[0].starts_with(&format!("error {broken}:10:9: body.speed: ")),
         "{text}"
     );
     assert!(
-        lines[1].starts_with(&format!("error {broken}:16:8: solver.kind: ")),
+        lines[1].starts_with(&format!("error {broken}:17:8: solver.kind: ")),
         "{text}"
     );
     assert!(

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use glam::Vec3;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -14,71 +15,209 @@ use crate::creature::{
 };
 use crate::ik::{JointLimit, SolverKind};
 
-#[derive(Debug, Deserialize)]
+/// A creature file as a whole: what `skitter schema creature` describes.
+/// The loader reads it section by section (so it can report every error
+/// at once); this ties the sections together for the schema.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct BodyFile {
+#[schemars(
+    title = "skitter creature",
+    description = "A skitter creature file: a body, its gait and its legs. Units are metres, seconds and degrees; body frame +x forward, +y up, +z right."
+)]
+#[allow(dead_code)] // Only its schema is used.
+pub(super) struct CreatureFile {
+    /// Display name.
+    name: String,
+    /// One-line description.
+    description: Option<String>,
+    /// The body box, its ride height and how it moves.
+    body: BodyFile,
+    /// The inverse-kinematics solver every leg uses unless it names its own.
+    solver: Option<SolverFile>,
+    /// When legs step and how.
+    gait: GaitFile,
+    /// The legs, each a chain of bones from a hip on the body to a foot.
+    legs: Vec<LegFile>,
+}
+
+/// `[body]`: metres, seconds and degrees; body frame +x forward, +y up, +z right.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BodyFile {
+    /// `[length, height, width]` of the body box, metres.
+    #[schemars(with = "[f32; 3]")]
     size: Spanned<[f32; 3]>,
+    /// Ride height above the ground, metres (a rest foot's y is about minus this).
+    #[schemars(with = "f32")]
     height: Spanned<f32>,
+    /// Full-throttle walking speed, m/s (capped by what the gait can carry).
+    #[schemars(with = "f32")]
     speed: Spanned<f32>,
+    /// Full-rudder turning speed, degrees per second.
+    #[schemars(with = "f32")]
     turn_rate: Spanned<f32>,
+    /// What the body aligns to: "feet" (the plane through the feet; needs 3+ legs) or "ground" (the normal under the body). Default "feet".
+    #[schemars(with = "Option<Orientation>")]
     orientation: Option<Spanned<String>>,
+    /// Fastest the body may re-orient, degrees per second. Default 180.
+    #[schemars(with = "Option<f32>")]
     max_tilt_rate: Option<Spanned<f32>>,
+    /// Fastest the body may correct its height, m/s. Default 1.0.
+    #[schemars(with = "Option<f32>")]
     max_height_rate: Option<Spanned<f32>>,
+    /// How fast speed may change, m/s² (braking may use twice as much). Default 3.
+    #[schemars(with = "Option<f32>")]
     acceleration: Option<Spanned<f32>>,
+    /// How fast the turning rate may change, degrees/s². Default 360.
+    #[schemars(with = "Option<f32>")]
     turn_acceleration: Option<Spanned<f32>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[solver]`: the inverse-kinematics solver and its budget.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct SolverFile {
+pub(super) struct SolverFile {
+    /// The solver. Default "fabrik".
+    #[schemars(with = "Option<SolverName>")]
     kind: Option<Spanned<String>>,
+    /// How close the foot must come to its target, metres. Default 1e-4.
+    #[schemars(with = "Option<f32>")]
     tolerance: Option<Spanned<f32>>,
+    /// Most iterations per solve. Default 32.
+    #[schemars(with = "Option<i64>")]
     max_iterations: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[gait]`: when legs step and how (see docs/authoring.md for choosing them).
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct GaitFile {
+pub(super) struct GaitFile {
+    /// A planted foot farther than this from its desired foothold steps, metres.
+    #[schemars(with = "f32")]
     step_threshold: Spanned<f32>,
+    /// Peak lift of a swinging foot, metres.
+    #[schemars(with = "f32")]
     step_height: Spanned<f32>,
+    /// Duration of a step at walking speeds (the longest swing), seconds.
+    #[schemars(with = "f32")]
     step_duration: Spanned<f32>,
+    /// Shortest a swing may become as the creature walks faster, seconds. Default 0.6 × step_duration.
+    #[schemars(with = "Option<f32>")]
     min_step_duration: Option<Spanned<f32>>,
+    /// Footholds are sought this many seconds of motion ahead. Default 0.
+    #[schemars(with = "Option<f32>")]
     lead: Option<Spanned<f32>>,
+    /// Most legs in the air at once. Default: the largest group.
+    #[schemars(with = "Option<i64>")]
     max_lifted: Option<Spanned<i64>>,
+    /// Lists of leg names; a leg may lift only while every leg of the other groups is down. Default: each leg alone.
+    #[schemars(with = "Option<Vec<Vec<String>>>")]
     groups: Option<Spanned<Vec<Vec<Spanned<String>>>>>,
+    /// Which group steps next: "urgency" (the one that most needs to) or "listed" (in the order written: a wave). Default "urgency".
+    #[schemars(with = "Option<GaitOrderName>")]
     order: Option<Spanned<String>>,
+    /// For gaits that keep 3+ feet down: how far inside the support polygon the body's centre must stand before a step, metres. Default 0.02.
+    #[schemars(with = "Option<f32>")]
     stability_margin: Option<Spanned<f32>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[[legs]]`: one leg, hip to foot; positions in the body frame, metres.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct LegFile {
+pub(super) struct LegFile {
+    /// The leg's name (gait groups refer to it).
+    #[schemars(with = "String")]
     name: Spanned<String>,
+    /// The hip, on the body, `[x, y, z]` in the body frame.
+    #[schemars(with = "[f32; 3]")]
     mount: Spanned<[f32; 3]>,
+    /// Where the foot stands at rest, `[x, y, z]` in the body frame (y about minus the body's height).
+    #[schemars(with = "[f32; 3]")]
     rest: Spanned<[f32; 3]>,
+    /// Bone lengths from the hip outward, metres (2 or more).
+    #[schemars(with = "Vec<f32>")]
     bones: Spanned<Vec<f32>>,
+    /// A point the knees bend toward, `[x, y, z]` in the body frame.
+    #[schemars(with = "Option<[f32; 3]>")]
     pole: Option<Spanned<[f32; 3]>>,
+    /// This leg's own solver, overriding `[solver] kind`.
+    #[schemars(with = "Option<SolverName>")]
     solver: Option<Spanned<String>>,
+    /// Also create this leg's reflection (z negated) under this name.
+    #[schemars(with = "Option<String>")]
     mirror: Option<Spanned<String>>,
+    /// Limits of the joints between bones, hip outward: one entry per joint.
+    #[schemars(with = "Option<Vec<JointFile>>")]
     joints: Option<Spanned<Vec<Spanned<JointFile>>>>,
 }
 
 /// One inner joint's limit: `{ hinge = { … } }`, `{ cone = DEG }`, or `{}` (free).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct JointFile {
+pub(super) struct JointFile {
+    /// The bone after the joint turns only about an axis, between two angles.
+    #[schemars(with = "Option<HingeFile>")]
     hinge: Option<Spanned<HingeFile>>,
+    /// The bone after the joint stays within this many degrees (0-180) of the bone before it.
+    #[schemars(with = "Option<f32>")]
     cone: Option<Spanned<f32>>,
 }
 
 /// A hinge: angles in degrees, the axis in the body frame at rest (the
 /// normal of the joint's rest bend when omitted).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct HingeFile {
+pub(super) struct HingeFile {
+    /// The hinge axis `[x, y, z]` in the body frame at rest. Default: the normal of the rest bend.
+    #[schemars(with = "Option<[f32; 3]>")]
     axis: Option<Spanned<[f32; 3]>>,
+    /// Smallest signed bend from straight, degrees (-180 to 180).
+    #[schemars(with = "f32")]
     min: Spanned<f32>,
+    /// Largest signed bend from straight, degrees (-180 to 180, at least `min`).
+    #[schemars(with = "f32")]
     max: Spanned<f32>,
+}
+
+/// Where the body takes its up direction from (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum Orientation {
+    /// The plane through the feet.
+    Feet,
+    /// The ground's normal under the body.
+    Ground,
+}
+
+/// Which group steps next (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum GaitOrderName {
+    /// The group of the leg that most needs to step.
+    Urgency,
+    /// The groups in the order written, cyclically.
+    Listed,
+}
+
+/// An inverse-kinematics solver's name (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub(super) enum SolverName {
+    /// FABRIK: forward and backward reaching.
+    Fabrik,
+    /// Gradient descent on the joint angles.
+    Gradient,
+    /// The analytic solver, for two-bone legs only.
+    TwoBone,
+    /// Cyclic coordinate descent.
+    Ccd,
+    /// The Jacobian transpose.
+    JacobianTranspose,
+    /// Damped least squares.
+    Dls,
 }
 
 /// Default body acceleration when a file gives none (m/s²).

@@ -29,6 +29,46 @@ pub use terrain::{parse_terrain, parse_terrain_seeded, parse_terrain_with_warnin
 use crate::creature::CreatureSpec;
 use crate::terrain::TerrainSpec;
 
+/// The kinds of input file an editor schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaKind {
+    /// Creature files.
+    Creature,
+    /// Terrain files.
+    Terrain,
+    /// Scene files.
+    Scene,
+}
+
+impl SchemaKind {
+    /// Every kind, in the order `skitter schema` lists them.
+    pub const ALL: [SchemaKind; 3] = [SchemaKind::Creature, SchemaKind::Terrain, SchemaKind::Scene];
+
+    /// The kind's name on the command line and in `schema/NAME.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SchemaKind::Creature => "creature",
+            SchemaKind::Terrain => "terrain",
+            SchemaKind::Scene => "scene",
+        }
+    }
+}
+
+/// The JSON Schema of a kind of input file, generated from the types the
+/// loader reads it with, for TOML editors (taplo, Even Better TOML) to
+/// complete and check fields: pretty-printed, ending in a newline.
+pub fn schema(kind: SchemaKind) -> String {
+    let schema = match kind {
+        SchemaKind::Creature => schemars::schema_for!(creature::CreatureFile),
+        SchemaKind::Terrain => schemars::schema_for!(terrain::TerrainFile),
+        SchemaKind::Scene => schemars::schema_for!(scene::SceneFile),
+    };
+    // A schema is plain JSON data: serialising it cannot fail.
+    let mut text = serde_json::to_string_pretty(&schema).expect("a schema serialises");
+    text.push('\n');
+    text
+}
+
 /// A file shipped inside the binary.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltIn {

@@ -22,6 +22,7 @@
 use std::path::Path;
 
 use glam::Vec2;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -69,25 +70,55 @@ impl Scene {
     }
 }
 
-#[derive(Debug, Deserialize)]
+/// A scene file: what `skitter schema scene` describes and the loader reads.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct SceneFile {
+#[schemars(
+    title = "skitter scene",
+    description = "A skitter scene file: one terrain and several kinds of creature, each with a count, where they start and optionally a drive script."
+)]
+pub(super) struct SceneFile {
+    /// Display name. Default: the file's name without .toml.
+    #[schemars(with = "Option<String>")]
     name: Option<Spanned<String>>,
+    /// A built-in terrain's name, or a terrain file (relative to this one). Default "hills".
+    #[schemars(with = "Option<String>")]
     terrain: Option<Spanned<String>>,
+    /// The kinds of creature, each a `[[creatures]]` table.
+    #[schemars(with = "Option<Vec<KindEntry>>")]
     creatures: Option<Spanned<Vec<KindEntry>>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[[creatures]]`: one kind of creature, how many and where they start.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct KindEntry {
+pub(super) struct KindEntry {
+    /// A built-in creature's name, or a creature file (relative to this one).
+    #[schemars(with = "String")]
     creature: Spanned<String>,
+    /// How many. Default 1.
+    #[schemars(with = "Option<u32>")]
     count: Option<Spanned<i64>>,
+    /// Centre of where they start, `[x, z]` in metres. Default `[0, 0]`.
+    #[schemars(with = "Option<[f64; 2]>")]
     at: Option<Spanned<[f64; 2]>>,
+    /// Spread them over this `[x, z]` rectangle, metres. Default: a grid just wide enough.
+    #[schemars(with = "Option<[f64; 2]>")]
     area: Option<Spanned<[f64; 2]>>,
+    /// Where each starts, `[x, z]` in metres: instead of `count`, `at` and `area`.
+    #[schemars(with = "Option<Vec<[f64; 2]>>")]
     positions: Option<Spanned<Vec<[f64; 2]>>>,
+    /// Which way they face: degrees counter-clockwise from +x, seen from above. Default 0.
+    #[schemars(with = "Option<f64>")]
     heading: Option<Spanned<f64>>,
+    /// Solver for this kind's legs, overriding the creature file's.
+    #[schemars(with = "Option<super::creature::SolverName>")]
     solver: Option<Spanned<String>>,
+    /// An inline drive script, e.g. "forward 5s, left 2s, forward 10s".
+    #[schemars(with = "Option<String>")]
     drive: Option<Spanned<String>>,
+    /// A drive script file (relative to this one), instead of `drive`.
+    #[schemars(with = "Option<String>")]
     script: Option<Spanned<String>>,
 }
 

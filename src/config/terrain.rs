@@ -1,5 +1,6 @@
 //! Terrain files: TOML in, [`TerrainSpec`] out.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -7,27 +8,84 @@ use super::error::{ConfigError, Errors, Source, Warning};
 use super::fields::{Check, Document};
 use crate::terrain::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};
 
-#[derive(Debug, Deserialize)]
+/// A terrain file: what `skitter schema terrain` describes and the loader reads.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct TerrainFile {
+#[schemars(
+    title = "skitter terrain",
+    description = "A skitter terrain file: noise heights over an unbounded plane."
+)]
+pub(super) struct TerrainFile {
+    /// Display name.
+    #[schemars(with = "Option<String>")]
     name: Option<Spanned<String>>,
+    /// Noise seed (0 to 4294967295); `--seed` replaces it.
+    #[schemars(with = "Option<u32>")]
     seed: Option<Spanned<i64>>,
+    /// `[x, z]` metres around the origin generated at start (the terrain itself has no edge).
+    #[schemars(with = "Option<[f32; 2]>")]
     size: Option<Spanned<[f32; 2]>>,
+    /// Grid spacing, metres.
+    #[schemars(with = "Option<f32>")]
     resolution: Option<Spanned<f32>>,
+    /// The noise the heights come from.
     noise: Option<NoiseFile>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[noise]`: the heights' noise function.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct NoiseFile {
+pub(super) struct NoiseFile {
+    /// The base noise.
+    #[schemars(with = "Option<NoiseSourceName>")]
     source: Option<Spanned<String>>,
+    /// How octaves combine; "flat" is level ground.
+    #[schemars(with = "Option<FractalName>")]
     fractal: Option<Spanned<String>>,
+    /// Cycles per metre of the first octave (at most 1 / (2 × resolution)).
+    #[schemars(with = "Option<f64>")]
     frequency: Option<Spanned<f64>>,
+    /// Height scale, metres.
+    #[schemars(with = "Option<f64>")]
     amplitude: Option<Spanned<f64>>,
+    /// Octaves summed.
+    #[schemars(with = "Option<i64>")]
     octaves: Option<Spanned<i64>>,
+    /// Frequency factor from one octave to the next.
+    #[schemars(with = "Option<f64>")]
     lacunarity: Option<Spanned<f64>>,
+    /// Amplitude factor from one octave to the next.
+    #[schemars(with = "Option<f64>")]
     persistence: Option<Spanned<f64>>,
+    /// Height added everywhere, metres.
+    #[schemars(with = "Option<f64>")]
     base: Option<Spanned<f64>>,
+}
+
+/// A noise source's name (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum NoiseSourceName {
+    /// Perlin gradient noise.
+    Perlin,
+    /// Simplex noise.
+    Simplex,
+}
+
+/// A fractal's name (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum FractalName {
+    /// Fractional Brownian motion: rolling hills.
+    Fbm,
+    /// Ridged multifractal: sharp crests.
+    Ridged,
+    /// Billow: rounded bumps.
+    Billow,
+    /// No noise: level ground at `base`.
+    Flat,
 }
 
 /// Parses and validates a terrain file.
