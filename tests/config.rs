@@ -311,7 +311,7 @@ fn terrain_errors() {
     )
     .unwrap_err();
     assert_eq!(err.field.as_deref(), Some("seed"));
-    assert_eq!(err.line, Some(3));
+    assert_eq!(err.line, Some(4));
 }
 
 #[test]
