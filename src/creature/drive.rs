@@ -109,11 +109,11 @@ impl Creature {
     /// along the way.
     fn stop_room(&self, next: &Body) -> f32 {
         let mut scale = 1.0f32;
-        for (now, after) in self.stretches(next) {
+        self.for_each_stretch(next, |now, after| {
             if after > STOP_STRETCH && after > now {
                 scale = scale.min(((STOP_STRETCH - now) / (after - now)).clamp(0.0, 1.0));
             }
-        }
+        });
         scale
     }
 
@@ -126,24 +126,28 @@ impl Creature {
     /// neighbour's path. The two are kept apart because they grow at
     /// different rates: extrapolating their maximum from whichever leads now
     /// would brake too late when the faster one takes over.
-    fn stretches<'a>(&'a self, next: &'a Body) -> impl Iterator<Item = (f32, f32)> + 'a {
+    ///
+    /// Each (now, after) pair goes to `visit`: a callback rather than an
+    /// iterator, since this runs several times a step for every foot and
+    /// a flattened iterator of pairs cost a tenth of the whole step.
+    fn for_each_stretch(&self, next: &Body, mut visit: impl FnMut(f32, f32)) {
         let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
         let up = self.body.up();
-        let strain = move |body: &Body, foot: Vec3, leg: &super::LegSpec| {
+        let strain = |body: &Body, foot: Vec3, leg: &super::LegSpec| {
             let stretch = foot.distance(body.to_world(leg.mount)) / leg.reach();
             let rest = body.to_world(leg.rest) - self.motion.sway;
             let trail = (foot - rest).reject_from_normalized(up).length();
-            [stretch, BRAKE_STRETCH * trail / lag_limit]
+            (stretch, BRAKE_STRETCH * trail / lag_limit)
         };
-        self.legs
-            .iter()
-            .zip(&self.spec.legs)
-            .filter(|(leg, _)| leg.is_grounded())
-            .flat_map(move |(leg, leg_spec)| {
-                let now = strain(&self.body, leg.foot, leg_spec);
-                let after = strain(next, leg.foot, leg_spec);
-                now.into_iter().zip(after)
-            })
+        for (leg, leg_spec) in self.legs.iter().zip(&self.spec.legs) {
+            if !leg.is_grounded() {
+                continue;
+            }
+            let now = strain(&self.body, leg.foot, leg_spec);
+            let after = strain(next, leg.foot, leg_spec);
+            visit(now.0, after.0);
+            visit(now.1, after.1);
+        }
     }
 
     /// The fraction (0–1) of the commanded motion the body may move at now
@@ -156,15 +160,14 @@ impl Creature {
         let next = self.moved(speed * dt, turn * dt);
         let braking = self.braking_rate(speed, turn);
         let mut allowed = 1.0f32;
-        for (now, after) in self.stretches(&next) {
+        self.for_each_stretch(&next, |now, after| {
             let per_step = after - now;
-            if per_step <= 0.0 {
-                continue;
+            if per_step > 0.0 {
+                // Seconds of the commanded motion left before the stop.
+                let left = (BRAKE_STRETCH - now).max(0.0) / per_step * dt;
+                allowed = allowed.min((2.0 * braking * left).sqrt());
             }
-            // Seconds of the commanded motion left before the stop.
-            let left = (BRAKE_STRETCH - now).max(0.0) / per_step * dt;
-            allowed = allowed.min((2.0 * braking * left).sqrt());
-        }
+        });
         allowed
     }
 
