@@ -92,6 +92,7 @@ mod tests {
             solver: SolverKind::Fabrik,
             planted_end: None,
             bone_error: 0.0,
+            enters_body: false,
         }
     }
 

@@ -58,6 +58,10 @@ pub struct Leg {
     /// Largest bone-length error of the chain after the latest solve (and
     /// repair): measured once, read by the metrics.
     pub bone_error: f32,
+    /// Whether the pose the last solve left passes through the body box:
+    /// what the metrics count as a leg–body intersection (checked once,
+    /// here, where the solve already looks).
+    pub enters_body: bool,
 }
 
 impl Leg {
@@ -134,7 +138,9 @@ impl Creature {
         // Solvers start from the previous pose, and a foot drawn in close
         // can leave a knee folded over the body. Start again from the rest
         // pose, whose knees stand out: its solution is the natural one.
-        if leg_enters_body(&self.body, self.spec.body.size * 0.5, leg) {
+        let half = self.spec.body.size * 0.5;
+        let mut enters_body = leg_enters_body(&self.body, half, leg);
+        if enters_body {
             let mut fresh = self.rest[i].clone();
             fresh.rotate_about_root(self.body.orientation);
             fresh.set_root(hip);
@@ -142,6 +148,7 @@ impl Creature {
             let report = solver.solve(&mut fresh, leg.foot, &params);
             leg.chain = fresh;
             leg.report = report;
+            enters_body = leg_enters_body(&self.body, half, leg);
         }
         leg.bone_error = leg.chain.bone_length_error();
         let repair = leg.bone_error > BONE_REPAIR_FRACTION * leg.chain.reach();
@@ -150,7 +157,9 @@ impl Creature {
             leg.bone_error = leg.chain.bone_length_error();
             leg.report.error = leg.chain.end().distance(leg.foot);
             leg.report.reached = leg.report.error <= params.tolerance;
+            enters_body = leg_enters_body(&self.body, half, leg);
         }
+        leg.enters_body = enters_body;
         repair
     }
 }

@@ -346,6 +346,7 @@ impl Creature {
                 solver: self.spec.leg_solver(i),
                 planted_end: None,
                 bone_error: 0.0,
+                enters_body: false,
             });
         }
     }

@@ -302,24 +302,29 @@ impl Metrics {
             self.last.ik_error_max = max_or_nan(self.last.ik_error_max, report.error);
             self.step_error_bins.push(LogHistogram::bin(report.error));
             self.bone_error_max = max_or_nan(self.bone_error_max, leg.bone_error);
+            // The ground under the last joint (the foot), for the gap below.
+            let mut ground_under_end = f32::NAN;
             for joint in leg.chain.joints() {
                 if !joint.is_finite() {
                     self.nan_count += 1;
                     self.penetration_max = f32::NAN;
                     continue;
                 }
-                let below = terrain.height(joint.x, joint.z) - joint.y;
-                if below > 0.0 {
+                let ground = terrain.height(joint.x, joint.z);
+                ground_under_end = ground;
+                let below = ground - joint.y;
+                // The depth is the vertical depth times the normal's y, never
+                // more: only a vertical depth beyond the current maximum can
+                // raise it, so only then is the normal worth its lookups.
+                if below > 0.0 && below > self.penetration_max {
                     let depth = below * terrain.normal(joint.x, joint.z).y;
                     self.penetration_max = max_or_nan(self.penetration_max, depth);
                 }
             }
             if leg.is_grounded() {
                 let end = leg.chain.end();
-                // The distance to the surface is the vertical gap times the
-                // normal's y, never more; only a vertical gap beyond the
-                // current maximum can raise it, so only then is the normal worth its lookups.
-                let vertical = (end.y - terrain.height(end.x, end.z)).abs();
+                // The same bound for the gap: the vertical gap first.
+                let vertical = (end.y - ground_under_end).abs();
                 if vertical.is_nan() || vertical > self.foot_gap_max {
                     self.foot_gap_max =
                         max_or_nan(self.foot_gap_max, terrain.signed_distance(end).abs());

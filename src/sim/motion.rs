@@ -8,7 +8,7 @@
 use glam::{Vec2, Vec3};
 
 use super::metrics::{max_or_nan, min_or_nan};
-use crate::creature::{Creature, LEG_GAP, LegPhase, leg_enters_body, legs_cross, support_margin};
+use crate::creature::{Creature, LEG_GAP, LegPhase, legs_cross, support_margin};
 use crate::geometry::ConvexHull;
 use crate::terrain::GridOrigin;
 
@@ -142,12 +142,8 @@ impl MotionFigures {
         spacing: f32,
     ) {
         let body = &creature.body;
-        let half = creature.spec().body.size * 0.5;
-        if creature
-            .legs
-            .iter()
-            .any(|leg| leg_enters_body(body, half, leg))
-        {
+        // The leg solve checked each final pose against the body box.
+        if creature.legs.iter().any(|leg| leg.enters_body) {
             self.leg_body_intersections += 1;
         }
         if legs_cross(&creature.legs, LEG_GAP) {
