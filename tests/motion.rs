@@ -4,9 +4,12 @@
 //! step in their listed order; crawls keep the body over their feet; stops
 //! and starts are smooth.
 
+mod common;
+
 use std::sync::Arc;
 
-use skitter::config::{CREATURES, TERRAINS, parse_creature, parse_script, parse_terrain};
+use common::{shipped_creature as built_in_creature, shipped_terrain as terrain};
+use skitter::config::{CREATURES, TERRAINS, parse_creature, parse_script};
 use skitter::creature::{CreatureSpec, LegPhase};
 use skitter::headless::{self, HeadlessRun, motion_breaches, quality_breaches};
 use skitter::sim::{Command, Summary, World};
@@ -15,16 +18,6 @@ use skitter::terrain::{Heightfield, TerrainSpec};
 /// The README's 60 s drive: forward, a left turn, forward, a right turn, forward.
 const QUALITY_DRIVE: &str =
     "forward 20s, forward+left 1.5s, forward 18.5s, forward+right 1.5s, forward 18.5s";
-
-fn built_in_creature(name: &str) -> CreatureSpec {
-    let b = CREATURES.iter().find(|b| b.name == name).unwrap();
-    parse_creature(b.name, b.text).unwrap()
-}
-
-fn terrain(name: &str) -> TerrainSpec {
-    let b = TERRAINS.iter().find(|b| b.name == name).unwrap();
-    parse_terrain(b.name, b.text).unwrap()
-}
 
 fn drive(creature: CreatureSpec, terrain: TerrainSpec, script: &str) -> Summary {
     let run = HeadlessRun {

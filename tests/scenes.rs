@@ -8,24 +8,12 @@ use std::path::PathBuf;
 use std::process::Command as Process;
 use std::sync::Arc;
 
+use common::{shipped_creature as creature, shipped_terrain as terrain};
 use glam::Vec2;
-use skitter::config::{
-    CREATURES, TERRAINS, load_scene, parse_creature, parse_scene, parse_terrain,
-};
-use skitter::creature::CreatureSpec;
+use skitter::config::{CREATURES, load_scene, parse_scene};
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::sim::{Command, Spawn, World};
-use skitter::terrain::{Heightfield, TerrainSpec};
-
-fn creature(name: &str) -> CreatureSpec {
-    let b = CREATURES.iter().find(|b| b.name == name).unwrap();
-    parse_creature(b.name, b.text).unwrap()
-}
-
-fn terrain(name: &str) -> TerrainSpec {
-    let b = TERRAINS.iter().find(|b| b.name == name).unwrap();
-    parse_terrain(b.name, b.text).unwrap()
-}
+use skitter::terrain::Heightfield;
 
 /// The summary as JSON without the fields that time the run.
 fn figures(summary: &skitter::sim::Summary) -> serde_json::Value {

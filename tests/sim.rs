@@ -1,28 +1,20 @@
 //! Simulation: quality over every shipped creature × terrain, determinism,
 //! commands, and the awkward cases.
 
+mod common;
+
 use std::sync::Arc;
 
-use skitter::config::{CREATURES, TERRAINS, parse_creature, parse_script, parse_terrain};
-use skitter::creature::CreatureSpec;
+use common::{shipped_creature as creature, shipped_terrain as terrain};
+use skitter::config::{CREATURES, TERRAINS, parse_script, parse_terrain};
 use skitter::headless::{self, HeadlessRun, RunLength, TraceLine};
 use skitter::ik::SolverKind;
 use skitter::sim::{Command, CommandError, World};
-use skitter::terrain::{Heightfield, TerrainSpec};
+use skitter::terrain::Heightfield;
 
 /// 60 simulated seconds: forward, a left turn, forward, a right turn, forward.
 const QUALITY_DRIVE: &str =
     "forward 20s, forward+left 1.5s, forward 18.5s, forward+right 1.5s, forward 18.5s";
-
-fn creature(name: &str) -> CreatureSpec {
-    let b = CREATURES.iter().find(|b| b.name == name).unwrap();
-    parse_creature(b.name, b.text).unwrap()
-}
-
-fn terrain(name: &str) -> TerrainSpec {
-    let b = TERRAINS.iter().find(|b| b.name == name).unwrap();
-    parse_terrain(b.name, b.text).unwrap()
-}
 
 fn world(creature_name: &str, terrain_name: &str, count: usize) -> World {
     World::new(

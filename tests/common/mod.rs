@@ -35,3 +35,22 @@ pub fn screen_text(width: u16, height: u16, draw: impl FnOnce(&mut Frame<'_>)) -
     }
     out
 }
+
+/// A shipped creature by its built-in name, parsed from the text built into
+/// the binary.
+pub fn shipped_creature(name: &str) -> skitter::creature::CreatureSpec {
+    let built_in = skitter::config::CREATURES
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no shipped creature {name}"));
+    skitter::config::parse_creature(built_in.name, built_in.text).unwrap()
+}
+
+/// A shipped terrain by its built-in name.
+pub fn shipped_terrain(name: &str) -> skitter::terrain::TerrainSpec {
+    let built_in = skitter::config::TERRAINS
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no shipped terrain {name}"));
+    skitter::config::parse_terrain(built_in.name, built_in.text).unwrap()
+}
