@@ -1,5 +1,7 @@
 //! The kinematic chain every solver works on.
 
+use std::sync::Arc;
+
 use glam::{DVec3, Quat, Vec3};
 
 use super::IkError;
@@ -16,12 +18,21 @@ use super::limits::{JointLimit, Limits, UnitLimit};
 #[derive(Debug, PartialEq)]
 pub struct Chain {
     joints: Vec<Vec3>,
+    /// What the chain's copies share: a thousand legs of one kind hold one.
+    bones: Arc<Bones>,
+    reach: f32,
+    rest_frame: Quat,
+}
+
+/// The fixed part of a chain: its bones and their limits, shared by every
+/// copy (a creature's legs are copies of its kind's rest chains), so a copy
+/// holds only its pose.
+#[derive(Debug, Clone, PartialEq)]
+struct Bones {
     lengths: Vec<f32>,
     /// Bone lengths divided by the reach: the lengths solvers use in the unit frame.
     unit_lengths: Vec<f64>,
-    reach: f32,
     rest_directions: Vec<Vec3>,
-    rest_frame: Quat,
     /// One limit per inner joint, or none at all (a chain of ball joints).
     limits: Vec<JointLimit>,
     /// `limits` in solver form; empty when every joint is free.
@@ -32,27 +43,19 @@ impl Clone for Chain {
     fn clone(&self) -> Self {
         Chain {
             joints: self.joints.clone(),
-            lengths: self.lengths.clone(),
-            unit_lengths: self.unit_lengths.clone(),
+            bones: Arc::clone(&self.bones),
             reach: self.reach,
-            rest_directions: self.rest_directions.clone(),
             rest_frame: self.rest_frame,
-            limits: self.limits.clone(),
-            unit_limits: self.unit_limits.clone(),
         }
     }
 
-    /// Reuses this chain's buffers: resetting a pose in a hot loop (benchmarks,
+    /// Reuses this chain's buffer: resetting a pose in a hot loop (benchmarks,
     /// replays) then costs a copy, not an allocation.
     fn clone_from(&mut self, source: &Self) {
         self.joints.clone_from(&source.joints);
-        self.lengths.clone_from(&source.lengths);
-        self.unit_lengths.clone_from(&source.unit_lengths);
+        self.bones.clone_from(&source.bones);
         self.reach = source.reach;
-        self.rest_directions.clone_from(&source.rest_directions);
         self.rest_frame = source.rest_frame;
-        self.limits.clone_from(&source.limits);
-        self.unit_limits.clone_from(&source.unit_limits);
     }
 }
 
@@ -95,13 +98,15 @@ impl Chain {
             .collect();
         Ok(Chain {
             joints,
-            lengths,
-            unit_lengths,
+            bones: Arc::new(Bones {
+                lengths,
+                unit_lengths,
+                rest_directions,
+                limits: Vec::new(),
+                unit_limits: Vec::new(),
+            }),
             reach,
-            rest_directions,
             rest_frame: Quat::IDENTITY,
-            limits: Vec::new(),
-            unit_limits: Vec::new(),
         })
     }
 
@@ -112,12 +117,12 @@ impl Chain {
 
     /// Bone lengths, root bone first.
     pub fn bone_lengths(&self) -> &[f32] {
-        &self.lengths
+        &self.bones.lengths
     }
 
     /// Number of bones (joints minus one).
     pub fn bone_count(&self) -> usize {
-        self.lengths.len()
+        self.bones.lengths.len()
     }
 
     /// The fixed root joint.
@@ -140,7 +145,7 @@ impl Chain {
     pub fn bone_length_error(&self) -> f32 {
         self.joints
             .windows(2)
-            .zip(&self.lengths)
+            .zip(&self.bones.lengths)
             .map(|(pair, len)| ((pair[1] - pair[0]).length() - len).abs())
             .fold(0.0, f32::max)
     }
@@ -164,12 +169,12 @@ impl Chain {
     pub fn restore_bone_lengths(&mut self) {
         // Directions come from the pose as it was, not from joints already moved.
         let mut previous = self.joints[0];
-        for i in 0..self.lengths.len() {
+        for i in 0..self.bones.lengths.len() {
             let old = self.joints[i + 1];
             let direction = (old - previous)
                 .try_normalize()
-                .unwrap_or(self.rest_frame * self.rest_directions[i]);
-            self.joints[i + 1] = self.joints[i] + direction * self.lengths[i];
+                .unwrap_or(self.rest_frame * self.bones.rest_directions[i]);
+            self.joints[i + 1] = self.joints[i] + direction * self.bones.lengths[i];
             previous = old;
         }
     }
@@ -192,7 +197,7 @@ impl Chain {
                 self.joints.len()
             )));
         }
-        for (index, (pair, len)) in joints.windows(2).zip(&self.lengths).enumerate() {
+        for (index, (pair, len)) in joints.windows(2).zip(&self.bones.lengths).enumerate() {
             let actual = (pair[1] - pair[0]).length();
             let within = (actual - len).abs() <= 1e-4 * self.reach;
             if !within {
@@ -207,7 +212,7 @@ impl Chain {
 
     /// Unit directions of the bones in the rest pose, in world space.
     pub fn rest_directions(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
-        self.rest_directions.iter().map(|d| self.rest_frame * *d)
+        self.bones.rest_directions.iter().map(|d| self.rest_frame * *d)
     }
 
     /// Orients the rest pose: the rest directions given at construction are
@@ -222,7 +227,7 @@ impl Chain {
     /// empty list removes every limit. Refuses a list whose length is not the
     /// number of inner joints (bones − 1), and unusable limits.
     pub fn set_limits(&mut self, limits: &[JointLimit]) -> Result<(), IkError> {
-        let inner = self.lengths.len() - 1;
+        let inner = self.bones.lengths.len() - 1;
         if !limits.is_empty() && limits.len() != inner {
             return Err(IkError::InvalidLimit {
                 joint: limits.len().min(inner),
@@ -236,10 +241,12 @@ impl Chain {
         let unit = limits
             .iter()
             .enumerate()
-            .map(|(k, limit)| UnitLimit::new(*limit, self.rest_directions[k], k))
+            .map(|(k, limit)| UnitLimit::new(*limit, self.bones.rest_directions[k], k))
             .collect::<Result<Vec<_>, _>>()?;
-        self.limits = limits.to_vec();
-        self.unit_limits = if limits.iter().all(JointLimit::is_free) {
+        // Copies made before share the old bones; this chain gets its own.
+        let bones = Arc::make_mut(&mut self.bones);
+        bones.limits = limits.to_vec();
+        bones.unit_limits = if limits.iter().all(JointLimit::is_free) {
             Vec::new()
         } else {
             unit
@@ -249,7 +256,7 @@ impl Chain {
 
     /// The inner joints' limits (empty when none were set).
     pub fn limits(&self) -> &[JointLimit] {
-        &self.limits
+        &self.bones.limits
     }
 
     /// The largest angle (radians) by which any inner joint of the current
@@ -287,7 +294,7 @@ impl Chain {
         };
         let root = self.joints[0].as_dvec3();
         let mut work: Vec<DVec3> = self.joints.iter().map(|p| p.as_dvec3() - root).collect();
-        let lengths: Vec<f64> = self.lengths.iter().map(|l| f64::from(*l)).collect();
+        let lengths: Vec<f64> = self.bones.lengths.iter().map(|l| f64::from(*l)).collect();
         if limits.max_violation(&work) == 0.0 {
             return false;
         }
@@ -300,14 +307,14 @@ impl Chain {
 
     /// The limits as solvers use them, or `None` when every joint is free.
     pub(super) fn limits_view(&self) -> Option<Limits<'_>> {
-        (!self.unit_limits.is_empty()).then(|| Limits {
-            joints: &self.unit_limits,
+        (!self.bones.unit_limits.is_empty()).then(|| Limits {
+            joints: &self.bones.unit_limits,
             frame: self.rest_frame.as_dquat(),
         })
     }
 
     pub(super) fn unit_lengths(&self) -> &[f64] {
-        &self.unit_lengths
+        &self.bones.unit_lengths
     }
 
     pub(super) fn joints_mut(&mut self) -> &mut [Vec3] {
