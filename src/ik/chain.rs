@@ -212,7 +212,10 @@ impl Chain {
 
     /// Unit directions of the bones in the rest pose, in world space.
     pub fn rest_directions(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
-        self.bones.rest_directions.iter().map(|d| self.rest_frame * *d)
+        self.bones
+            .rest_directions
+            .iter()
+            .map(|d| self.rest_frame * *d)
     }
 
     /// Orients the rest pose: the rest directions given at construction are
