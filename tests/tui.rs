@@ -388,3 +388,91 @@ fn the_viewer_keeps_the_seed_from_the_command_line_across_reloads() {
     app.handle(Action::Reload);
     assert_eq!(app.world.terrain().spec().seed, 99);
 }
+
+#[test]
+fn walking_backwards_shows_a_negative_speed() {
+    let mut app = app();
+    app.handle(Action::Slower);
+    app.handle(Action::Slower);
+    for _ in 0..40 {
+        app.advance(0.05);
+    }
+    let text = frame(&app, 120, 40);
+    let line = text.lines().find(|l| l.contains("speed ")).unwrap();
+    assert!(line.contains("speed    -0."), "{line}");
+    assert!(line.contains("throttle -100%"), "{line}");
+}
+
+#[test]
+fn notices_clear_after_a_while_and_errors_stay_longer() {
+    let mut app = app();
+    app.handle(Action::CycleSolver);
+    assert!(app.notice.is_some());
+    app.advance(3.9);
+    assert!(app.notice.is_some(), "still there before 4 s");
+    app.advance(0.2);
+    assert!(app.notice.is_none(), "gone after 4 s");
+    app.sources.creature = "/nonexistent/creature.toml".into();
+    app.handle(Action::Reload);
+    app.advance(10.0);
+    assert!(
+        app.notice.as_ref().is_some_and(|n| n.is_error),
+        "an error stays 15 s"
+    );
+    app.advance(6.0);
+    assert!(app.notice.is_none());
+}
+
+#[test]
+fn following_again_recentres_on_the_creature() {
+    let mut app = walking_app();
+    app.notice = None;
+    let centred = frame(&app, 120, 40);
+    app.handle(Action::ToggleFollow);
+    app.handle(Action::Pan(glam::Vec2::new(3.0, 0.0)));
+    app.handle(Action::ToggleFollow);
+    assert!(app.camera.follow);
+    assert_eq!(app.camera.pan, glam::Vec2::ZERO);
+    app.notice = None;
+    assert_eq!(
+        frame(&app, 120, 40),
+        centred,
+        "the same picture as before panning"
+    );
+}
+
+#[test]
+fn a_long_error_is_shown_whole_over_several_rows() {
+    let mut app = app();
+    let path = format!(
+        "/nonexistent/{}/creature.toml",
+        "deeply/nested/folder".repeat(2)
+    );
+    app.sources.creature = path.clone();
+    app.handle(Action::Reload);
+    let text = frame(&app, 80, 30);
+    let joined: String = text
+        .lines()
+        .rev()
+        .skip(1)
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .map(str::trim_end)
+        .collect();
+    assert!(joined.contains(&path), "{text}");
+    assert!(joined.contains("keeping the running creature"), "{text}");
+}
+
+#[test]
+fn ik_errors_read_in_the_charts_unit() {
+    let app = walking_app();
+    let text = frame(&app, 120, 40);
+    assert!(text.contains("IK error (max, µm)"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("IK ") && l.contains(" it "))
+        .unwrap();
+    assert!(line.contains(" µm"), "{line}");
+}

@@ -90,6 +90,41 @@ pub struct Notice {
     pub text: String,
     /// Whether it reports a problem.
     pub is_error: bool,
+    /// Seconds it has been on screen.
+    pub age: f64,
+}
+
+/// How long a notice stays (seconds): news goes after a few seconds; a
+/// problem stays long enough to read a file:line:column and act on it.
+pub const NOTICE_SECONDS: f64 = 4.0;
+/// How long an error notice stays (seconds).
+pub const ERROR_NOTICE_SECONDS: f64 = 15.0;
+
+impl Notice {
+    /// A notice of `text`, made safe to print.
+    pub fn new(text: impl Into<String>, is_error: bool) -> Notice {
+        Notice {
+            text: printable(&text.into(), MESSAGE_MAX_CHARS),
+            is_error,
+            age: 0.0,
+        }
+    }
+
+    /// Ages the notice in `slot` by `elapsed` seconds and clears it once it
+    /// has been shown long enough.
+    pub fn expire(slot: &mut Option<Notice>, elapsed: f64) {
+        if let Some(notice) = slot {
+            notice.age += elapsed.max(0.0);
+            let lasts = if notice.is_error {
+                ERROR_NOTICE_SECONDS
+            } else {
+                NOTICE_SECONDS
+            };
+            if notice.age >= lasts {
+                *slot = None;
+            }
+        }
+    }
 }
 
 /// Real-time figures for the stats panel (zero in tests, so frames are deterministic).
@@ -325,17 +360,11 @@ impl App {
     }
 
     fn notify(&mut self, text: impl Into<String>) {
-        self.notice = Some(Notice {
-            text: printable(&text.into(), MESSAGE_MAX_CHARS),
-            is_error: false,
-        });
+        self.notice = Some(Notice::new(text, false));
     }
 
     fn notify_error(&mut self, text: impl Into<String>) {
-        self.notice = Some(Notice {
-            text: printable(&text.into(), MESSAGE_MAX_CHARS),
-            is_error: true,
-        });
+        self.notice = Some(Notice::new(text, true));
     }
 
     /// Carries out one user action.
@@ -390,6 +419,11 @@ impl App {
                 };
                 self.camera.follow = !self.camera.follow;
                 self.camera.anchor = focus;
+                if self.camera.follow {
+                    // Following means the creature at the centre: a pan
+                    // made while looking around is dropped.
+                    self.camera.pan = Vec2::ZERO;
+                }
                 self.notify(if self.camera.follow {
                     "camera follows the creature"
                 } else {
@@ -556,6 +590,7 @@ impl App {
     /// many ran.
     pub fn advance(&mut self, elapsed: f64) -> u32 {
         self.time += elapsed.max(0.0);
+        Notice::expire(&mut self.notice, elapsed);
         if self.turn != 0.0 && self.time >= self.turn_until {
             self.turn = 0.0;
             self.send_drive();
@@ -626,10 +661,7 @@ impl App {
             if let Some(timeline) = slot {
                 let (_, outcome) = timeline.apply_due_to_kind(&mut self.world, kind);
                 if let Err(e) = outcome {
-                    self.notice = Some(Notice {
-                        text: printable(&e.to_string(), MESSAGE_MAX_CHARS),
-                        is_error: true,
-                    });
+                    self.notice = Some(Notice::new(e.to_string(), true));
                 }
             }
         }

@@ -9,7 +9,6 @@ use super::app::{Notice, Timings};
 use crate::lab::live::{LabScene, Rig, STEPS_PER_SECOND};
 use crate::render::{Camera, ViewKind};
 use crate::sim::FixedStep;
-use crate::text::{MESSAGE_MAX_CHARS, printable};
 
 /// Rates the lab can run at, relative to real time (`[` and `]` step through them).
 pub const RATES: [f64; 7] = [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0];
@@ -151,10 +150,7 @@ impl LabApp {
     }
 
     fn notify(&mut self, text: impl Into<String>, is_error: bool) {
-        self.notice = Some(Notice {
-            text: printable(&text.into(), MESSAGE_MAX_CHARS),
-            is_error,
-        });
+        self.notice = Some(Notice::new(text, is_error));
     }
 
     /// Carries out one user action.
@@ -236,6 +232,7 @@ impl LabApp {
     /// Advances real time by `elapsed` seconds: runs the steps that are due
     /// at the current rate (none while paused); returns how many ran.
     pub fn advance(&mut self, elapsed: f64) -> u32 {
+        Notice::expire(&mut self.notice, elapsed);
         if self.paused {
             return 0;
         }

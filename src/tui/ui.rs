@@ -74,9 +74,15 @@ pub(super) fn draw_screen(
         return;
     }
     let area = frame.area();
-    let [main, notice, hints] = screen_areas(area, chrome.notice.is_some());
+    // A notice takes as many rows as its whole text needs (a located error
+    // is often longer than a line), up to a third of the screen.
+    let notice_lines: Vec<String> = chrome
+        .notice
+        .map(|n| wrap_chars(&n.text, area.width, area.height / 3))
+        .unwrap_or_default();
+    let [main, notice, hints] = screen_areas(area, notice_lines.len() as u16);
     body(frame, main);
-    draw_notice(frame, notice, chrome.notice);
+    draw_notice(frame, notice, chrome.notice, notice_lines);
     frame.render_widget(hint_bar(chrome.hints, area.width), hints);
     if let Some((text, spare, title)) = chrome.help {
         draw_help(frame, area, text, spare, title);
@@ -100,10 +106,10 @@ fn too_small(frame: &mut Frame<'_>, name: &str, min: (u16, u16)) -> bool {
 
 /// A screen's main area, its notice line (empty without a notice) and its
 /// hint bar.
-fn screen_areas(area: Rect, notice: bool) -> [Rect; 3] {
+fn screen_areas(area: Rect, notice_rows: u16) -> [Rect; 3] {
     Layout::vertical([
         Constraint::Min(1),
-        Constraint::Length(u16::from(notice)),
+        Constraint::Length(notice_rows),
         Constraint::Length(1),
     ])
     .areas(area)
@@ -117,8 +123,28 @@ pub(super) fn draw_status(frame: &mut Frame<'_>, area: Rect, text: String) {
     );
 }
 
-/// The message for the user, red and bold when it reports a problem.
-fn draw_notice(frame: &mut Frame<'_>, area: Rect, notice: Option<&Notice>) {
+/// `text` cut into rows of `width` characters, at most `most` rows (at
+/// least one), the last ending in `…` if text was left over. Cut by
+/// character, not word, so the row count is known before drawing and a
+/// long path stays whole across rows.
+fn wrap_chars(text: &str, width: u16, most: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let most = usize::from(most.max(1));
+    let chars: Vec<char> = text.chars().collect();
+    let mut rows: Vec<String> = chars.chunks(width).map(|c| c.iter().collect()).collect();
+    if rows.len() > most {
+        rows.truncate(most);
+        if let Some(last) = rows.last_mut() {
+            last.pop();
+            last.push('…');
+        }
+    }
+    rows
+}
+
+/// The message for the user, red and bold when it reports a problem,
+/// already cut into `rows`.
+fn draw_notice(frame: &mut Frame<'_>, area: Rect, notice: Option<&Notice>, rows: Vec<String>) {
     let Some(n) = notice else {
         return;
     };
@@ -129,7 +155,8 @@ fn draw_notice(frame: &mut Frame<'_>, area: Rect, notice: Option<&Notice>) {
     } else {
         Style::new().fg(Color::LightGreen)
     };
-    frame.render_widget(Paragraph::new(n.text.as_str()).style(style), area);
+    let lines: Vec<Line<'_>> = rows.into_iter().map(Line::from).collect();
+    frame.render_widget(Paragraph::new(lines).style(style), area);
 }
 
 /// Where `count` views go in `area`: all of it for one, quarters for more
@@ -270,6 +297,11 @@ fn millimetres(metres: f32) -> String {
     format!("{:.2} mm", metres * 1000.0)
 }
 
+/// IK errors in the unit of the IK error chart.
+fn micrometres(metres: f32) -> String {
+    format!("{:.0} µm", metres * 1e6)
+}
+
 /// A stats line: a grey name column, then the value.
 pub(super) fn label(name: &str, value: String) -> Line<'static> {
     Line::from(vec![
@@ -290,7 +322,8 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let followed = world.followed();
     let creature = &world.creatures()[followed];
     let terrain = world.terrain().spec();
-    let speed = creature.body.velocity.length();
+    // Signed: walking backwards shows a negative speed.
+    let speed = creature.body.velocity.dot(creature.body.forward());
     let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
     let mut lines = vec![
         label(
@@ -411,7 +444,7 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 format!(
                     "{:.1} it  err {}",
                     m.last.ik_iterations_mean,
-                    millimetres(m.last.ik_error_max)
+                    micrometres(m.last.ik_error_max)
                 ),
             ),
             label(
@@ -455,7 +488,7 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 Span::raw(format!(
                     "{:>3} {:>9}",
                     leg.report.iterations,
-                    millimetres(leg.report.error)
+                    micrometres(leg.report.error)
                 )),
             ]));
         }
@@ -557,7 +590,7 @@ fn status_line(app: &App) -> String {
         lifted,
         creature.legs.len(),
         m.last.ik_iterations_mean,
-        millimetres(m.last.ik_error_max),
+        micrometres(m.last.ik_error_max),
         millimetres(m.foot_slip_max),
         if app.paused { " | PAUSED" } else { "" }
     )
