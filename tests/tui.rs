@@ -476,3 +476,35 @@ fn ik_errors_read_in_the_charts_unit() {
         .unwrap();
     assert!(line.contains(" µm"), "{line}");
 }
+
+#[test]
+fn brackets_slow_down_and_speed_up_the_simulation_within_bounds() {
+    let steps_in_a_second = |app: &mut App| {
+        let before = app.world.metrics().steps;
+        for _ in 0..20 {
+            app.advance(0.05);
+        }
+        app.world.metrics().steps - before
+    };
+    // A fraction of a step carries over between seconds: within one.
+    let about = |steps: u64, wanted: u64| steps.abs_diff(wanted) <= 1;
+    let mut app = app();
+    let steps = steps_in_a_second(&mut app);
+    assert!(about(steps, 120), "{steps}");
+    app.handle(Action::Rate(-1));
+    assert_eq!(app.rate(), 0.5);
+    let steps = steps_in_a_second(&mut app);
+    assert!(about(steps, 60), "{steps}");
+    for _ in 0..5 {
+        app.handle(Action::Rate(-1));
+    }
+    assert_eq!(app.rate(), 0.25, "no slower than a quarter");
+    for _ in 0..9 {
+        app.handle(Action::Rate(1));
+    }
+    assert_eq!(app.rate(), 4.0, "no faster than four times");
+    let steps = steps_in_a_second(&mut app);
+    assert!(about(steps, 480), "{steps}");
+    let text = frame(&app, 120, 40);
+    assert!(text.contains("rate 4×"), "{text}");
+}

@@ -60,6 +60,8 @@ pub enum Action {
     CycleView,
     /// Follow the next (+1) or previous (-1) creature.
     FollowNext(isize),
+    /// Run the simulation faster (+1) or slower (-1) than real time.
+    Rate(i32),
     /// One view or all four.
     ToggleSplit,
     /// Text characters or half-block pixels (double vertical resolution, in colour).
@@ -204,12 +206,19 @@ pub struct App {
     pub timings: Timings,
     /// A drive script being played, if any.
     script: Option<Timeline>,
+    /// Index into [`SIM_RATES`]: how fast simulated time runs.
+    rate: usize,
     /// A scene's own scripts, per kind (`None` for kinds the keys drive).
     kind_scripts: Vec<Option<Timeline>>,
     /// The baked spider, when it is shown instead of the IK one (which
     /// then waits where it was).
     pub baked: Option<Playback>,
 }
+
+/// Simulation rates relative to real time (`[` and `]` step through them).
+pub const SIM_RATES: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+/// Index of real time in [`SIM_RATES`].
+const SIM_REAL_TIME: usize = 2;
 
 /// Metres around the baked spider whose terrain is kept cached.
 const BAKED_GROUND_RADIUS: f32 = 12.0;
@@ -246,6 +255,7 @@ impl App {
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
             script: None,
+            rate: SIM_REAL_TIME,
             kind_scripts: Vec::new(),
             baked: None,
         };
@@ -432,6 +442,11 @@ impl App {
             }
             Action::NewSeed => self.new_seed(),
             Action::FollowNext(step) => self.follow_next(step),
+            Action::Rate(step) => {
+                let last = SIM_RATES.len() as i64 - 1;
+                self.rate = (self.rate as i64 + i64::from(step)).clamp(0, last) as usize;
+                self.notify(format!("simulation at {}× real time", self.rate()));
+            }
             Action::ToggleBaked => {
                 if self.baked.take().is_some() {
                     self.notify("the IK spider, where it was");
@@ -598,9 +613,16 @@ impl App {
         if self.paused {
             return 0;
         }
-        let due = self.clock.advance(elapsed);
+        // The same fixed steps, more or fewer of them per real second: a
+        // slowed or hastened run is step for step the run at real time.
+        let due = self.clock.advance(elapsed.max(0.0) * self.rate());
         self.step_world(due);
         due
+    }
+
+    /// How fast simulated time runs relative to real time.
+    pub fn rate(&self) -> f64 {
+        SIM_RATES[self.rate.min(SIM_RATES.len() - 1)]
     }
 
     /// A digest of what the views show of the world: every creature's body

@@ -36,6 +36,8 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('r') => Action::Reload,
         KeyCode::Char('g') => Action::NewSeed,
         KeyCode::Char('p') => Action::ToggleBaked,
+        KeyCode::Char('[') => Action::Rate(-1),
+        KeyCode::Char(']') => Action::Rate(1),
         KeyCode::Char('n') => Action::FollowNext(1),
         KeyCode::Char('m') => Action::FollowNext(-1),
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
@@ -195,7 +197,9 @@ pub(super) mod tests {
             }
         }
         // Kept free for later features.
-        for c in ['0', '1', '9', '[', ']'] {
+        assert_eq!(action_for(key(KeyCode::Char('['))), Some(Action::Rate(-1)));
+        assert_eq!(action_for(key(KeyCode::Char(']'))), Some(Action::Rate(1)));
+        for c in ['0', '1', '9'] {
             assert_eq!(action_for(key(KeyCode::Char(c))), None, "{c}");
         }
         assert_eq!(action_for(key(KeyCode::Tab)), None);

@@ -353,8 +353,9 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
         label(
             "time",
             format!(
-                "{:.1} s{}",
+                "{:.1} s  rate {}×{}",
                 world.time(),
+                app.rate(),
                 if app.paused { "  paused" } else { "" }
             ),
         ),
