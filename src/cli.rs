@@ -276,6 +276,10 @@ pub struct RunArgs {
     /// with a drive script, which drives the IK creature.
     #[arg(long, conflicts_with_all = ["script", "drive"])]
     baked: bool,
+    /// Record the screen into this file as asciicast v2 (play it with
+    /// `asciinema play FILE`); never one of the run's input files.
+    #[arg(long, value_name = "FILE.cast")]
+    record: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -336,11 +340,15 @@ impl Cli {
 
     fn dispatch(self) -> Result<(), Failure> {
         match self.command {
-            None => crate::viewer::run(&SceneArgs::default_scene(), None, false),
-            Some(Commands::Run(args)) => args
-                .drive
-                .load()
-                .and_then(|script| crate::viewer::run(&args.scene, script, args.baked)),
+            None => crate::viewer::run(&SceneArgs::default_scene(), None, false, None),
+            Some(Commands::Run(args)) => {
+                if let Some(cast) = &args.record {
+                    refuse_to_overwrite_inputs("--record", cast, &args.scene, &args.drive)?;
+                }
+                args.drive.load().and_then(|script| {
+                    crate::viewer::run(&args.scene, script, args.baked, args.record.as_deref())
+                })
+            }
             Some(Commands::Headless(args)) => run_headless(args),
             Some(Commands::Check { files, seed }) => check(&files, seed),
             Some(Commands::List) => list(),
@@ -534,7 +542,7 @@ fn open_lab_screen(args: &LabArgs) -> Result<(), Failure> {
                         .into(),
                 ));
             }
-            return crate::viewer::run(&SceneArgs::default_scene(), None, true);
+            return crate::viewer::run(&SceneArgs::default_scene(), None, true, None);
         }
         Some(other @ (LabExperiment::Solvers | LabExperiment::Constraints)) => {
             return Err(Failure::BadInput(format!(
@@ -571,7 +579,7 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     }
     let script = args.drive.load()?;
     if let Some(trace) = &args.trace {
-        refuse_to_overwrite_inputs(trace, &args)?;
+        refuse_to_overwrite_inputs("--trace", trace, &args.scene, &args.drive)?;
     }
     let length = match (args.seconds, args.steps) {
         (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS) => {
@@ -639,29 +647,34 @@ fn went_bad(summary: &Summary, strict: bool) -> Option<String> {
 
 /// Refuses a `--trace` file that is one of the run's inputs (creature,
 /// terrain or script file): creating the trace would destroy it.
-fn refuse_to_overwrite_inputs(trace: &str, args: &HeadlessArgs) -> Result<(), Failure> {
-    let Some(trace_path) = canonical(trace) else {
+fn refuse_to_overwrite_inputs(
+    flag: &str,
+    output: &str,
+    scene: &SceneArgs,
+    drive: &DriveArgs,
+) -> Result<(), Failure> {
+    let Some(output_path) = canonical(output) else {
         return Ok(());
     };
     let inputs = [
         (
             "creature",
-            Some(&args.scene.creature).filter(|a| config::is_path(a)),
+            Some(&scene.creature).filter(|a| config::is_path(a)),
         ),
         (
             "terrain",
-            Some(&args.scene.terrain).filter(|a| config::is_path(a)),
+            Some(&scene.terrain).filter(|a| config::is_path(a)),
         ),
-        ("script", args.drive.script.as_ref()),
-        ("scene", args.scene.scene.as_ref()),
+        ("script", drive.script.as_ref()),
+        ("scene", scene.scene.as_ref()),
     ];
     for (what, input) in inputs {
         if let Some(input) = input
-            && canonical(input).as_ref() == Some(&trace_path)
+            && canonical(input).as_ref() == Some(&output_path)
         {
             return Err(Failure::BadInput(format!(
-                "--trace {trace} is the {what} file {input}; writing the trace would destroy it. \
-                 Choose another trace file"
+                "{flag} {output} is the {what} file {input}; writing it would destroy that file. \
+                 Choose another file"
             )));
         }
     }

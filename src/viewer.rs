@@ -48,7 +48,12 @@ pub fn run_lab(
 /// Loads the scene (bad files fail here, before the terminal is touched) and
 /// runs the viewer, playing `script` if one is given, on the baked spider
 /// if `baked`.
-pub fn run(scene: &SceneArgs, script: Option<Script>, baked: bool) -> Result<(), Failure> {
+pub fn run(
+    scene: &SceneArgs,
+    script: Option<Script>,
+    baked: bool,
+    record: Option<&str>,
+) -> Result<(), Failure> {
     let sources = Sources {
         creature: scene.creature.clone(),
         terrain: scene.terrain.clone(),
@@ -71,5 +76,13 @@ pub fn run(scene: &SceneArgs, script: Option<Script>, baked: bool) -> Result<(),
             .map_err(|e| Failure::Other(format!("cannot record the baked spider's clip: {e}")))?;
     }
     need_terminal("for scripts and pipes use `skitter headless` (see `skitter headless --help`)")?;
-    tui::run(app).map_err(|e| Failure::Other(format!("terminal error: {e}")))
+    let outcome = match record {
+        Some(path) => {
+            let cast = std::fs::File::create(path)
+                .map_err(|e| Failure::Other(format!("cannot create the recording {path}: {e}")))?;
+            tui::run_recorded(app, cast)
+        }
+        None => tui::run(app),
+    };
+    outcome.map_err(|e| Failure::Other(format!("terminal error: {e}")))
 }

@@ -211,3 +211,62 @@ fn the_baked_spider_walks_in_the_viewer() {
     s.press("q");
     assert!(s.wait_exit().success());
 }
+
+#[test]
+fn a_recording_is_an_asciicast_of_what_the_viewer_drew() {
+    let path = std::env::temp_dir().join(format!("skitter-record-{}.cast", std::process::id()));
+    let mut s = Session::start(&["run", "--record", path.to_str().unwrap()]);
+    s.wait_for("stats");
+    s.press("w");
+    s.wait_for("throttle +50%");
+    s.press("q");
+    assert!(s.wait_exit().success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let header = &lines[0];
+    assert_eq!(header["version"], 2);
+    assert_eq!(header["width"], u64::from(COLS));
+    assert_eq!(header["height"], u64::from(ROWS));
+    let events = &lines[1..];
+    assert!(events.len() >= 2, "{} events", events.len());
+    let mut last = 0.0;
+    for event in events {
+        let time = event[0].as_f64().unwrap();
+        assert!(time >= last, "times go forward");
+        last = time;
+        assert_eq!(event[1], "o");
+    }
+    // Played back, the frames show the viewer and the key's effect.
+    let mut screen = vt100::Parser::new(ROWS, COLS, 0);
+    for event in events {
+        screen.process(event[2].as_str().unwrap().as_bytes());
+    }
+    let shown = screen.screen().contents();
+    assert!(shown.contains("stats"), "{shown}");
+    assert!(shown.contains("throttle +50%"), "{shown}");
+}
+
+#[test]
+fn a_recording_never_overwrites_an_input() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skitter"))
+        .args([
+            "run",
+            "--creature",
+            "creatures/spider.toml",
+            "--record",
+            "creatures/spider.toml",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--record creatures/spider.toml is the creature file"),
+        "{stderr}"
+    );
+}

@@ -6,18 +6,21 @@ mod app;
 mod input;
 mod lab;
 mod lab_ui;
+mod record;
 mod ui;
 
 use std::io;
 use std::time::{Duration, Instant};
 
+use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::event::{self, Event, KeyEvent};
-use ratatui::{DefaultTerminal, Frame};
+use ratatui::{Frame, Terminal};
 
 pub use app::{Action, App, HISTORY, LoadError, Notice, Sources, Timings, sanitize};
 pub use input::{KEYS, WALKING_NOTE, action_for};
 pub use lab::{LAB_KEYS, LAB_NOTE, LabAction, LabApp, RATES, lab_action_for, solver_line};
 pub use lab_ui::{LAB_MIN_HEIGHT, LAB_MIN_WIDTH, draw_lab};
+pub use record::Recorder;
 pub use ui::{MIN_HEIGHT, MIN_WIDTH, copy_grid, copy_half_blocks, draw, ink_style};
 
 /// Time between frames while running: 60 frames per second.
@@ -113,6 +116,22 @@ fn run_screen(screen: impl Screen) -> io::Result<()> {
     result
 }
 
+/// Runs the viewer as [`run`] does, recording every frame into `cast` as
+/// asciicast v2 (see [`Recorder`]). The cast's size is the terminal's when
+/// it starts.
+pub fn run_recorded(app: App, cast: std::fs::File) -> io::Result<()> {
+    // The usual set-up (raw mode, alternate screen, restore on panic), then
+    // the same output through a recorder.
+    let plain = ratatui::try_init()?;
+    let result = plain.size().and_then(|size| {
+        let recorder = Recorder::new(io::stdout(), cast, size.width, size.height, "skitter")?;
+        let mut terminal = Terminal::new(CrosstermBackend::new(recorder))?;
+        event_loop(&mut terminal, app)
+    });
+    ratatui::restore();
+    result
+}
+
 fn smooth(old: f64, new: f64) -> f64 {
     if old == 0.0 {
         new
@@ -121,7 +140,10 @@ fn smooth(old: f64, new: f64) -> f64 {
     }
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, mut screen: impl Screen) -> io::Result<()> {
+fn event_loop<B: Backend<Error = io::Error>>(
+    terminal: &mut Terminal<B>,
+    mut screen: impl Screen,
+) -> io::Result<()> {
     let mut last = Instant::now();
     // Frames are due on a fixed cadence rather than a budget from each
     // frame's start, so a wake-up that comes late is made up next frame.
