@@ -270,3 +270,34 @@ fn a_recording_never_overwrites_an_input() {
         "{stderr}"
     );
 }
+
+#[test]
+fn saving_the_creature_file_reloads_it_and_a_broken_save_keeps_the_creature() {
+    let dir = std::env::temp_dir().join(format!("skitter-pty-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.toml");
+    let spider = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("creatures/spider.toml"),
+    )
+    .unwrap();
+    std::fs::write(&file, &spider).unwrap();
+    let mut s = Session::start(&["run", "--creature", file.to_str().unwrap()]);
+    s.wait_for("creature spider");
+    std::fs::write(
+        &file,
+        spider.replace("name = \"spider\"", "name = \"edited\""),
+    )
+    .unwrap();
+    s.wait_for("creature edited");
+    s.wait_for("reloaded edited on hills");
+    std::fs::write(&file, spider.replace("speed = 0.9", "speed = -0.9")).unwrap();
+    let screen = s.wait_for("reload failed");
+    assert!(screen.contains("mine.toml:10:9"), "{screen}");
+    assert!(
+        screen.contains("creature edited"),
+        "the running creature stays: {screen}"
+    );
+    s.press("q");
+    assert!(s.wait_exit().success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -508,3 +508,27 @@ fn brackets_slow_down_and_speed_up_the_simulation_within_bounds() {
     let text = frame(&app, 120, 40);
     assert!(text.contains("rate 4×"), "{text}");
 }
+
+#[test]
+fn a_reload_keeps_the_creature_where_it_walked_to() {
+    let mut app = walking_app();
+    let spacing = app.world.terrain().spacing();
+    let place = |app: &App| {
+        let c = &app.world.creatures()[0];
+        let [x, _, z] = c.to_world_f64(spacing, c.body.position);
+        glam::Vec2::new(x as f32, z as f32)
+    };
+    let before = place(&app);
+    assert!(before.length() > 0.5, "it walked: {before}");
+    app.handle(Action::Reload);
+    assert!(
+        app.notice
+            .as_ref()
+            .is_some_and(|n| n.text.starts_with("reloaded"))
+    );
+    assert!(
+        place(&app).distance(before) < 0.05,
+        "{} vs {before}",
+        place(&app)
+    );
+}

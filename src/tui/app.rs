@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
+use super::watch::FileWatch;
 use crate::config::{ConfigError, Scene, Script, load_creature, load_scene, load_terrain_seeded};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
@@ -153,6 +154,19 @@ pub struct Sources {
     pub seed: Option<u32>,
 }
 
+impl Sources {
+    /// The files among the sources (built-in names are not files), to
+    /// watch for saves.
+    pub fn files(&self) -> Vec<std::path::PathBuf> {
+        let named = [Some(&self.creature), Some(&self.terrain)]
+            .into_iter()
+            .flatten()
+            .filter(|arg| crate::config::is_path(arg))
+            .chain(self.scene.as_ref());
+        named.map(std::path::PathBuf::from).collect()
+    }
+}
+
 /// A scene file, its terrain's seed replaced by `seed` (`--seed`) if given.
 fn load_seeded_scene(path: &str, seed: Option<u32>) -> Result<Scene, ConfigError> {
     let mut scene = load_scene(path)?;
@@ -206,6 +220,8 @@ pub struct App {
     pub timings: Timings,
     /// A drive script being played, if any.
     script: Option<Timeline>,
+    /// The creature, terrain and scene files, reloaded when saved.
+    watch: FileWatch,
     /// Index into [`SIM_RATES`]: how fast simulated time runs.
     rate: usize,
     /// A scene's own scripts, per kind (`None` for kinds the keys drive).
@@ -255,11 +271,13 @@ impl App {
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
             script: None,
+            watch: FileWatch::default(),
             rate: SIM_REAL_TIME,
             kind_scripts: Vec::new(),
             baked: None,
         };
         app.apply_forced_solver();
+        app.watch = FileWatch::new(app.sources.files());
         app
     }
 
@@ -591,7 +609,25 @@ impl App {
         match loaded {
             Ok((creature, terrain)) => {
                 let name = format!("{} on {}", creature.name, terrain.name);
-                self.rebuild(vec![Spawn::grid(creature, 1, Vec2::ZERO, 0.0)], &terrain);
+                // The edited creature stands where the old one was, facing
+                // its way: an author tuning a leg keeps looking at the spot.
+                let (at, heading) = self
+                    .world
+                    .followed_creature()
+                    .map(|c| {
+                        let [x, _, z] =
+                            c.to_world_f64(self.world.terrain().spacing(), c.body.position);
+                        (Vec2::new(x as f32, z as f32), c.body.heading())
+                    })
+                    .filter(|(at, heading)| at.is_finite() && heading.is_finite())
+                    .unwrap_or((Vec2::ZERO, 0.0));
+                self.rebuild(
+                    vec![Spawn {
+                        spec: creature,
+                        spots: vec![(at, heading)],
+                    }],
+                    &terrain,
+                );
                 self.notify(format!("reloaded {name}"));
             }
             Err(e) => {
@@ -606,6 +642,9 @@ impl App {
     pub fn advance(&mut self, elapsed: f64) -> u32 {
         self.time += elapsed.max(0.0);
         Notice::expire(&mut self.notice, elapsed);
+        if self.watch.saved(elapsed) {
+            self.reload();
+        }
         if self.turn != 0.0 && self.time >= self.turn_until {
             self.turn = 0.0;
             self.send_drive();

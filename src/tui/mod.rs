@@ -8,6 +8,7 @@ mod lab;
 mod lab_ui;
 mod record;
 mod ui;
+mod watch;
 
 use std::io;
 use std::time::{Duration, Instant};
