@@ -532,3 +532,55 @@ fn a_reload_keeps_the_creature_where_it_walked_to() {
         place(&app)
     );
 }
+
+#[test]
+fn the_leg_inspector_draws_the_leg_apart_and_lists_its_details() {
+    let mut app = walking_app();
+    let plain = frame(&app, 120, 50);
+    assert!(!plain.contains('#'), "nothing inspected yet");
+    app.handle(Action::Inspect(Some(1)));
+    let text = frame(&app, 120, 50);
+    assert!(text.contains("leg 2 front_right: "), "{text}");
+    for field in [
+        "solver ",
+        "target ",
+        "foothold ",
+        "pole ",
+        "hip ",
+        "joint 1 ",
+        "foot ",
+    ] {
+        assert!(text.contains(field), "{field}: {text}");
+    }
+    let view: String = text
+        .lines()
+        .map(|l| l.split("││").next().unwrap_or(""))
+        .collect();
+    assert!(
+        view.matches('#').count() >= 3,
+        "the leg is drawn in #: {text}"
+    );
+    // Tab walks through the legs and past the last closes the inspector.
+    for leg in 2..4 {
+        app.handle(Action::InspectNext);
+        assert_eq!(app.camera.inspect, Some(leg));
+    }
+    app.handle(Action::InspectNext);
+    assert_eq!(app.camera.inspect, None);
+    // A leg the creature does not have is refused, saying how many it has.
+    app.handle(Action::Inspect(Some(8)));
+    assert_eq!(app.camera.inspect, None);
+    let notice = app.notice.as_ref().unwrap();
+    assert!(
+        notice.is_error && notice.text.contains("has 4"),
+        "{}",
+        notice.text
+    );
+}
+
+#[test]
+fn snapshot_leg_inspector() {
+    let mut app = walking_app();
+    app.handle(Action::Inspect(Some(0)));
+    insta::assert_snapshot!(frame(&app, 120, 50));
+}

@@ -55,6 +55,8 @@ pub struct Camera {
     pub follow: bool,
     /// The focus when not following.
     pub anchor: Vec3,
+    /// The followed creature's leg the leg inspector shows, drawn apart.
+    pub inspect: Option<usize>,
 }
 
 impl Default for Camera {
@@ -64,6 +66,7 @@ impl Default for Camera {
             pan: Vec2::ZERO,
             follow: true,
             anchor: Vec3::ZERO,
+            inspect: None,
         }
     }
 }

@@ -76,7 +76,7 @@ pub fn render_walker(
     if view == ViewKind::Top {
         draw_support(&mut grid, walker, &projection);
     }
-    draw_figure(&mut grid, walker, &projection);
+    draw_figure(&mut grid, walker, &projection, None);
     grid
 }
 
@@ -100,7 +100,7 @@ fn render(
         .unwrap_or_default();
     let spacing = world.terrain().spacing();
     draw_terrain(&mut grid, &world.terrain().at(frame), &projection);
-    for creature in world.creatures() {
+    for (index, creature) in world.creatures().iter().enumerate() {
         let origin = creature.origin();
         let offset = Vec3::new(
             ((origin.x - frame.x) as f64 * f64::from(spacing)) as f32,
@@ -117,7 +117,8 @@ fn render(
         if view == ViewKind::Top {
             draw_support(&mut grid, creature, &projection);
         }
-        draw_figure(&mut grid, creature, &projection);
+        let inspected = camera.inspect.filter(|_| index == world.followed());
+        draw_figure(&mut grid, creature, &projection, inspected);
     }
     grid
 }
@@ -166,7 +167,13 @@ fn draw_support(grid: &mut Grid, walker: &dyn Figure, projection: &Projection) {
     }
 }
 
-fn draw_figure(grid: &mut Grid, walker: &dyn Figure, projection: &Projection) {
+/// Draws a creature; leg `inspected` (if any) in the inspector's ink.
+fn draw_figure(
+    grid: &mut Grid,
+    walker: &dyn Figure,
+    projection: &Projection,
+    inspected: Option<usize>,
+) {
     let body = walker.body();
     let half = walker.half_size();
     let corner = |i: usize| {
@@ -205,7 +212,13 @@ fn draw_figure(grid: &mut Grid, walker: &dyn Figure, projection: &Projection) {
     for leg in 0..walker.leg_count() {
         let joints = walker.joints(leg);
         let projected: Vec<_> = joints.iter().map(|p| projection.project(*p)).collect();
-        draw_bones(grid, &projected);
+        if inspected == Some(leg) {
+            for pair in projected.windows(2) {
+                segment(grid, pair[0], pair[1], Ink::Inspected);
+            }
+        } else {
+            draw_bones(grid, &projected);
+        }
         if let Some(desired) = walker.desired(leg).and_then(|p| projection.project(p)) {
             mark(grid, desired, 'x', Ink::Foothold);
         }

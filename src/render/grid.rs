@@ -24,6 +24,9 @@ pub enum Ink {
     /// The support polygon of the planted feet and the body centre's
     /// projection onto it (top view).
     Support,
+    /// The leg the leg inspector shows: drawn in `#` so it stands out
+    /// without colour too.
+    Inspected,
 }
 
 /// One character cell.
@@ -99,7 +102,11 @@ impl Grid {
         }
         // Cells are about twice as tall as wide: weigh rows double for the
         // apparent slope.
-        let ch = line_char(dx, dy * 2.0);
+        let ch = if ink == Ink::Inspected {
+            '#'
+        } else {
+            line_char(dx, dy * 2.0)
+        };
         let steps = dx.abs().max(dy.abs()).ceil().clamp(1.0, 4096.0) as usize;
         for i in 0..=steps {
             let t = i as f32 / steps as f32;

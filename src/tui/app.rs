@@ -63,6 +63,11 @@ pub enum Action {
     FollowNext(isize),
     /// Run the simulation faster (+1) or slower (-1) than real time.
     Rate(i32),
+    /// Show leg N (from 0) of the followed creature in the leg inspector,
+    /// or close it.
+    Inspect(Option<usize>),
+    /// Inspect the next leg.
+    InspectNext,
     /// One view or all four.
     ToggleSplit,
     /// Text characters or half-block pixels (double vertical resolution, in colour).
@@ -360,6 +365,30 @@ impl App {
         self.send_drive();
     }
 
+    /// Shows leg `leg` of the followed creature in the inspector (drawn in
+    /// `#`, its details in the stats panel), or closes the inspector.
+    fn inspect(&mut self, leg: Option<usize>) {
+        let legs = self.world.followed_creature().map_or(0, |c| c.legs.len());
+        match leg {
+            Some(leg) if leg < legs => {
+                self.camera.inspect = Some(leg);
+                let name = self.world.spec().legs[leg].name.clone();
+                self.notify(format!(
+                    "inspecting leg {}: {name} (0 or Tab past the last closes)",
+                    leg + 1
+                ));
+            }
+            Some(leg) => self.notify_error(format!(
+                "no leg {}: this creature has {legs} (1 to {legs}; 0 closes the inspector)",
+                leg + 1
+            )),
+            None => {
+                self.camera.inspect = None;
+                self.notify("leg inspector closed");
+            }
+        }
+    }
+
     /// Follows the next (`step` 1) or previous (-1) creature.
     fn follow_next(&mut self, step: isize) {
         let count = self.world.creatures().len();
@@ -460,6 +489,12 @@ impl App {
             }
             Action::NewSeed => self.new_seed(),
             Action::FollowNext(step) => self.follow_next(step),
+            Action::Inspect(leg) => self.inspect(leg),
+            Action::InspectNext => {
+                let next = self.camera.inspect.map_or(0, |leg| leg + 1);
+                let legs = self.world.followed_creature().map_or(0, |c| c.legs.len());
+                self.inspect((next < legs).then_some(next));
+            }
             Action::Rate(step) => {
                 let last = SIM_RATES.len() as i64 - 1;
                 self.rate = (self.rate as i64 + i64::from(step)).clamp(0, last) as usize;

@@ -36,6 +36,9 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('r') => Action::Reload,
         KeyCode::Char('g') => Action::NewSeed,
         KeyCode::Char('p') => Action::ToggleBaked,
+        KeyCode::Char(c @ '1'..='9') => Action::Inspect(Some(c as usize - '1' as usize)),
+        KeyCode::Char('0') => Action::Inspect(None),
+        KeyCode::Tab => Action::InspectNext,
         KeyCode::Char('[') => Action::Rate(-1),
         KeyCode::Char(']') => Action::Rate(1),
         KeyCode::Char('n') => Action::FollowNext(1),
@@ -199,10 +202,19 @@ pub(super) mod tests {
         // Kept free for later features.
         assert_eq!(action_for(key(KeyCode::Char('['))), Some(Action::Rate(-1)));
         assert_eq!(action_for(key(KeyCode::Char(']'))), Some(Action::Rate(1)));
-        for c in ['0', '1', '9'] {
-            assert_eq!(action_for(key(KeyCode::Char(c))), None, "{c}");
-        }
-        assert_eq!(action_for(key(KeyCode::Tab)), None);
+        assert_eq!(
+            action_for(key(KeyCode::Char('1'))),
+            Some(Action::Inspect(Some(0)))
+        );
+        assert_eq!(
+            action_for(key(KeyCode::Char('9'))),
+            Some(Action::Inspect(Some(8)))
+        );
+        assert_eq!(
+            action_for(key(KeyCode::Char('0'))),
+            Some(Action::Inspect(None))
+        );
+        assert_eq!(action_for(key(KeyCode::Tab)), Some(Action::InspectNext));
     }
 
     #[test]

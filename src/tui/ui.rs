@@ -286,6 +286,9 @@ pub fn ink_style(ink: Ink) -> Style {
             .add_modifier(Modifier::BOLD),
         Ink::Foothold => Style::new().fg(Color::Indexed(196)),
         Ink::Support => Style::new().fg(Color::Indexed(141)),
+        Ink::Inspected => Style::new()
+            .fg(Color::Indexed(201))
+            .add_modifier(Modifier::BOLD),
     }
 }
 
@@ -493,6 +496,9 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 )),
             ]));
         }
+        if let Some(index) = app.camera.inspect {
+            lines.extend(inspector_lines(creature, index));
+        }
     }
     // The gait diagram: one row per leg, time running left to right, a bar
     // while the foot is down.
@@ -572,6 +578,61 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             b,
         );
     }
+}
+
+/// The leg inspector's lines for leg `index` of `creature`: positions in
+/// the body frame (metres, +x forward, +y up, +z right), as the creature
+/// file gives mount, rest and pole, so they read against the file.
+fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Line<'static>> {
+    let (Some(leg), Some(leg_spec)) = (creature.legs.get(index), creature.spec().legs.get(index))
+    else {
+        return Vec::new();
+    };
+    let body = &creature.body;
+    let at = |p: glam::Vec3| {
+        let l = body.to_local(p);
+        format!("{:+.2} {:+.2} {:+.2}", l.x, l.y, l.z)
+    };
+    let phase = match leg.phase {
+        LegPhase::Grounded => "down".to_string(),
+        LegPhase::Swinging { progress, .. } => format!("air {:.0}%", 100.0 * progress),
+    };
+    let report = &leg.report;
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!(" leg {} {}: {phase}", index + 1, sanitize(&leg_spec.name)),
+            Style::new()
+                .fg(Color::Indexed(201))
+                .add_modifier(Modifier::BOLD),
+        )),
+        label(
+            "solver",
+            format!(
+                "{} {} it {} {}",
+                leg.solver,
+                report.iterations,
+                micrometres(report.error),
+                if report.reached { "hit" } else { "short" }
+            ),
+        ),
+        label("target", at(leg.foot)),
+        label("foothold", at(leg.desired)),
+    ];
+    if let Some(pole) = leg_spec.pole {
+        lines.push(label(
+            "pole",
+            format!("{:+.2} {:+.2} {:+.2}", pole.x, pole.y, pole.z),
+        ));
+    }
+    for (k, joint) in leg.chain.joints().iter().enumerate() {
+        let name = match k {
+            0 => "hip".to_string(),
+            k if k + 1 == leg.chain.joints().len() => "foot".to_string(),
+            k => format!("joint {k}"),
+        };
+        lines.push(label(&name, at(*joint)));
+    }
+    lines
 }
 
 /// World steps per column of the gait diagram.
