@@ -313,16 +313,16 @@ pub fn parse_creature_with_warnings(
     // groups' names are not checked (they would echo the unread leg).
     let mut all_read = leg_files.is_some();
     if let Some((legs_span, files)) = &leg_files {
-        if files.len() > MAX_LEGS {
-            legs_ok = false;
-            errors.push(src.error(
+        let too_many = |count: String| {
+            src.error(
                 Some(legs_span.clone()),
                 "legs",
-                format!(
-                    "a creature may have at most {MAX_LEGS} legs, this file lists {}",
-                    files.len()
-                ),
-            ));
+                format!("a creature may have at most {MAX_LEGS} legs{count}"),
+            )
+        };
+        if files.len() > MAX_LEGS {
+            legs_ok = false;
+            errors.push(too_many(format!(", this file lists {}", files.len())));
         } else {
             for (index, leg) in files.iter().enumerate() {
                 let Some(leg) = leg else {
@@ -340,14 +340,10 @@ pub fn parse_creature_with_warnings(
         if legs_ok {
             if legs.len() > MAX_LEGS {
                 legs_ok = false;
-                errors.push(src.error(
-                    Some(legs_span.clone()),
-                    "legs",
-                    format!(
-                        "a creature may have at most {MAX_LEGS} legs (mirrored legs count), this one has {}",
-                        legs.len()
-                    ),
-                ));
+                errors.push(too_many(format!(
+                    " (mirrored legs count), this one has {}",
+                    legs.len()
+                )));
             } else if legs.len() < 2 {
                 legs_ok = false;
                 errors.push(src.error(
