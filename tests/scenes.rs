@@ -335,6 +335,12 @@ fn files_a_scene_names_are_found_beside_it() {
     assert_eq!(scene.terrain.name, "flat");
     assert_eq!(scene.kinds[0].creature.name, "mine");
     assert_eq!(scene.kinds[0].script.as_ref().unwrap().total_seconds(), 3.0);
+    // What a viewer watches besides the scene: the files it read (the
+    // built-in terrain is not one).
+    assert_eq!(
+        scene.files,
+        vec![dir.join("mine/walker.toml"), dir.join("walk.txt")]
+    );
     std::fs::write(
         dir.join("missing.toml"),
         "[[creatures]]\ncreature = \"spider\"\nscript = \"nowhere.txt\"\n",

@@ -81,6 +81,37 @@ fn snapshot_help_overlay() {
     insta::assert_snapshot!(frame(&app, 100, 30));
 }
 
+/// At the smallest size the help does not fit: its title says which rows
+/// show, the up/down keys scroll it (and stop at either end), and while it
+/// is open they do not change the walking speed.
+#[test]
+fn the_help_scrolls_on_a_small_terminal() {
+    let mut app = app();
+    app.handle(Action::ToggleHelp);
+    let first = frame(&app, 40, 12);
+    assert!(first.contains("keys 1–8/"), "{first}");
+    assert!(first.contains("walk: faster"), "{first}");
+    for _ in 0..3 {
+        app.handle(Action::Slower);
+    }
+    let scrolled = frame(&app, 40, 12);
+    assert!(scrolled.contains("keys 4–11/"), "{scrolled}");
+    assert!(!scrolled.contains("walk: faster"), "{scrolled}");
+    assert_eq!(app.throttle, 0.0, "scrolling must not change the speed");
+    // Far past the end: the last rows show, and one press up moves at once.
+    for _ in 0..200 {
+        app.handle(Action::Pan(glam::Vec2::new(0.0, -1.0)));
+    }
+    let end = frame(&app, 40, 12);
+    assert!(end.contains("hold."), "the note's last words: {end}");
+    app.handle(Action::Faster);
+    assert_ne!(frame(&app, 40, 12), end);
+    // Closing and opening starts again at the top.
+    app.handle(Action::ToggleHelp);
+    app.handle(Action::ToggleHelp);
+    assert_eq!(frame(&app, 40, 12), first);
+}
+
 #[test]
 fn snapshot_smallest_terminal() {
     let app = walking_app();

@@ -47,6 +47,10 @@ pub struct Scene {
     pub terrain: TerrainSpec,
     /// The kinds of creature, in file order.
     pub kinds: Vec<SceneKind>,
+    /// The files it read besides its own (terrain, creature and script
+    /// files; built-in names are not files), in the order it read them,
+    /// each once: what a viewer watches for saves.
+    pub files: Vec<std::path::PathBuf>,
 }
 
 /// One `[[creatures]]` entry of a scene.
@@ -157,8 +161,16 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
         )
     };
 
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut read = |path: &str| {
+        let path = std::path::PathBuf::from(path);
+        if super::is_path(&path.to_string_lossy()) && !files.contains(&path) {
+            files.push(path);
+        }
+    };
     let terrain = match &file.terrain {
         Some(value) => super::load_terrain(&resolve(value.get_ref()))
+            .inspect(|_| read(&resolve(value.get_ref())))
             .map_err(|e| referenced(value, "terrain", e))?,
         None => super::default_terrain(),
     };
@@ -188,6 +200,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
     for (i, entry) in entries.get_ref().iter().enumerate() {
         let field = |key: &str| format!("creatures[{i}].{key}");
         let creature = super::load_creature(&resolve(entry.creature.get_ref()))
+            .inspect(|_| read(&resolve(entry.creature.get_ref())))
             .map_err(|e| referenced(&entry.creature, &field("creature"), e))?;
         let heading = match &entry.heading {
             Some(value) => check.number_in(value, -360.0, 360.0, &field("heading"), "degrees")?,
@@ -331,6 +344,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
             ),
             (None, Some(path)) => {
                 let file = resolve(path.get_ref());
+                read(&file);
                 let text =
                     super::read_file(&file).map_err(|e| referenced(path, &field("script"), e))?;
                 Some(
@@ -366,6 +380,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
         name: scene_name,
         terrain,
         kinds: kinds.into_iter().map(|(_, kind)| kind).collect(),
+        files,
     })
 }
 

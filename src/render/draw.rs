@@ -72,7 +72,12 @@ pub fn render_walker(
         flat_heading(body.forward()),
     );
     let projection = Projection::framed(view, camera, &framing, width, height, row_height);
-    draw_terrain(&mut grid, &terrain.world(), &projection);
+    // Its farthest foot from the body's centre bounds the ground it stands on.
+    let band = (0..walker.leg_count())
+        .filter_map(|leg| walker.joints(leg).last())
+        .map(|foot| (*foot - body.position).with_y(0.0).length())
+        .fold(0.0, f32::max);
+    draw_terrain(&mut grid, &terrain.world(), &projection, band);
     if view == ViewKind::Top {
         draw_support(&mut grid, walker, &projection);
     }
@@ -99,7 +104,10 @@ fn render(
         .map(|c| c.origin())
         .unwrap_or_default();
     let spacing = world.terrain().spacing();
-    draw_terrain(&mut grid, &world.terrain().at(frame), &projection);
+    let band = world
+        .followed_creature()
+        .map_or(0.0, |c| c.spec().footprint_radius());
+    draw_terrain(&mut grid, &world.terrain().at(frame), &projection, band);
     for (index, creature) in world.creatures().iter().enumerate() {
         let origin = creature.origin();
         let offset = Vec3::new(

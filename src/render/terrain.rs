@@ -29,18 +29,24 @@ fn brightness(level: f32) -> Ink {
     Ink::Ground((level.clamp(0.0, 1.0) * 7.0).round() as u8)
 }
 
-/// Draws the terrain as the projection's view shows it.
-pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
+/// Ground samples across the depth band of a side or front view.
+const BAND_SAMPLES: usize = 5;
+
+/// Draws the terrain as the projection's view shows it. `band` is how far
+/// (metres) the subject reaches toward and away from a side or front view's
+/// viewer: its feet stand on ground anywhere across that depth.
+pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, band: f32) {
     match projection.kind {
         ViewKind::Top => plan(grid, terrain, projection),
-        ViewKind::Side | ViewKind::Front => profile(grid, terrain, projection),
+        ViewKind::Side | ViewKind::Front => profile(grid, terrain, projection, band),
         ViewKind::Perspective => surface(grid, terrain, projection),
     }
 }
 
 /// Plan view: each cell's character (and ink) from a ramp by height, with
 /// contour lines every [`CONTOUR_INTERVAL`] drawn as `~` on sunlit slopes and
-/// `-` on shaded ones, so both height and shape read at a glance.
+/// `"` on shaded ones, so both height and shape read at a glance. Neither is
+/// a character legs are drawn with, so they stay apart without colour.
 fn plan(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     let (lo, hi) = terrain.field().height_range();
     let span = (hi - lo).max(1e-3);
@@ -61,7 +67,7 @@ fn plan(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
                 if terrain.normal(p.x, p.z).dot(sun) > 0.75 {
                     '~'
                 } else {
-                    '-'
+                    '"'
                 }
             } else {
                 ramp(HEIGHT_RAMP, level)
@@ -82,25 +88,38 @@ fn plan(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     }
 }
 
-/// Side and front views: the ground's profile through the focus, surface
-/// drawn by slope, filled below.
-fn profile(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
+/// Side and front views: the ground across the subject's depth band. Its
+/// highest point in each column is the surface line (drawn by slope), down
+/// to its lowest is a light band (`,`), and below that the fill: a foot
+/// planted anywhere across the band stands on the line or inside the band,
+/// never below it, as a profile through the focus alone would draw a foot
+/// on lower ground beside it.
+fn profile(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, band: f32) {
     let width = grid.width();
-    let surface_row: Vec<f32> = (0..=width + 1)
+    let band = if band.is_finite() { band.max(0.0) } else { 0.0 };
+    // (top row, bottom row) of the ground across the band, per column edge.
+    let rows: Vec<(f32, f32)> = (0..=width + 1)
         .map(|i| {
-            let p = projection.unproject(i as f32 - 0.5, 0.0);
-            let ground = Vec3::new(p.x, terrain.height(p.x, p.z), p.z);
-            projection
-                .project(ground)
-                .map_or(f32::INFINITY, |(_, row, _)| row)
+            let centre = projection.unproject(i as f32 - 0.5, 0.0);
+            let mut span = (f32::INFINITY, f32::NEG_INFINITY);
+            for k in 0..BAND_SAMPLES {
+                let along = band * (2.0 * k as f32 / (BAND_SAMPLES - 1) as f32 - 1.0);
+                let p = centre + projection.forward * along;
+                let ground = Vec3::new(p.x, terrain.height(p.x, p.z), p.z);
+                if let Some((_, row, _)) = projection.project(ground) {
+                    span = (span.0.min(row), span.1.max(row));
+                }
+            }
+            span
         })
         .collect();
     for col in 0..width {
-        let (left, here, right) = (surface_row[col], surface_row[col + 1], surface_row[col + 2]);
+        let (left, (here, bottom), right) = (rows[col].0, rows[col + 1], rows[col + 2].0);
         if !here.is_finite() {
             continue;
         }
         let top = here.round().max(0.0) as usize;
+        let fill_from = bottom.round().max(0.0) as usize + 1;
         let rise = left - right; // rows grow downward
         let edge = if rise > 0.6 {
             '/'
@@ -112,6 +131,8 @@ fn profile(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
         for row in top..grid.height() {
             let (ch, level) = if row == top {
                 (edge, 0.9)
+            } else if row < fill_from {
+                (',', 0.55)
             } else {
                 (if (row + col) % 2 == 0 { ':' } else { '.' }, 0.3)
             };
@@ -208,6 +229,76 @@ fn triangle(
                     depth,
                 },
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::camera::{Camera, Framing};
+    use crate::terrain::{Heightfield, NoiseSpec, TerrainSpec};
+
+    fn rough() -> Heightfield {
+        Heightfield::generate(&TerrainSpec {
+            name: "rough".into(),
+            seed: 3,
+            size: [40.0, 40.0],
+            resolution: 0.5,
+            noise: NoiseSpec {
+                source: crate::terrain::NoiseSource::Perlin,
+                fractal: crate::terrain::Fractal::Ridged,
+                frequency: 0.1,
+                amplitude: 0.8,
+                octaves: 5,
+                lacunarity: 2.0,
+                persistence: 0.5,
+                base: 0.0,
+            },
+        })
+    }
+
+    /// Ground anywhere across the band (where a foot may stand) is drawn on
+    /// the surface line or in the band, never in the fill below it; and
+    /// with no band the view is the section through the focus.
+    #[test]
+    fn side_and_front_views_draw_no_ground_of_the_band_inside_the_fill() {
+        let field = rough();
+        let ground = field.world();
+        let band = 0.9;
+        for (kind, heading) in [
+            (ViewKind::Side, Vec3::X),
+            (ViewKind::Front, Vec3::new(0.6, 0.0, 0.8)),
+        ] {
+            let focus = Vec3::new(3.0, ground.height(3.0, -2.0), -2.0);
+            let framing = Framing::following(focus, heading);
+            let projection = Projection::framed(kind, &Camera::default(), &framing, 100, 40, 2.0);
+            let mut grid = Grid::new(100, 40);
+            draw_terrain(&mut grid, &ground, &projection, band);
+            let mut checked = 0;
+            for col in 0..100 {
+                let centre = projection.unproject(col as f32 + 0.5, 0.0);
+                for k in 0..=8 {
+                    let along = band * (k as f32 / 4.0 - 1.0);
+                    let p = centre + projection.forward * along;
+                    let foot = Vec3::new(p.x, ground.height(p.x, p.z), p.z);
+                    let (c, row, _) = projection.project(foot).unwrap();
+                    let (c, row) = (c.floor() as usize, row.round() as usize);
+                    if c != col || row >= 40 {
+                        continue;
+                    }
+                    let ch = grid.get(col, row).unwrap().ch;
+                    assert!(
+                        !matches!(ch, ':' | '.'),
+                        "{kind:?}: ground at {foot} drawn as fill at ({col}, {row}):\n{}",
+                        grid.to_text()
+                    );
+                    checked += 1;
+                }
+            }
+            assert!(checked > 500, "{kind:?}: {checked}");
+            // The band shows: this ground is not level across it.
+            assert!(grid.to_text().contains(','), "{}", grid.to_text());
         }
     }
 }

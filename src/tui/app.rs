@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
+use super::input::{KEYS, WALKING_NOTE};
 use super::watch::FileWatch;
 use crate::config::{ConfigError, Scene, Script, load_creature, load_scene, load_terrain_seeded};
 use crate::creature::CreatureSpec;
@@ -202,6 +203,8 @@ pub struct App {
     pub paused: bool,
     /// Whether the help overlay is up.
     pub show_help: bool,
+    /// Rows of the help overlay scrolled past.
+    pub help_scroll: u16,
     /// Whether the user asked to leave.
     pub quit: bool,
     /// Throttle in [-1, 1].
@@ -264,6 +267,7 @@ impl App {
             hires: false,
             paused: false,
             show_help: false,
+            help_scroll: 0,
             quit: false,
             throttle: 0.0,
             turn: 0.0,
@@ -344,6 +348,15 @@ impl App {
             })
             .collect();
         self.rebuild(spawns, &scene.terrain);
+        // The scene's own file, and every file it read: a saved script or
+        // creature file reloads the scene as its own file would.
+        let mut files = self.sources.files();
+        for file in &scene.files {
+            if !files.contains(file) {
+                files.push(file.clone());
+            }
+        }
+        self.watch = FileWatch::new(files);
         for (index, kind) in scene.kinds.iter().enumerate() {
             if let Some(solver) = kind.solver.filter(|_| self.forced_solver.is_none())
                 && let Err(e) = self.world.apply_to_kind(index, Command::SetSolver(solver))
@@ -426,6 +439,19 @@ impl App {
 
     /// Carries out one user action.
     pub fn handle(&mut self, action: Action) {
+        // While the help is open, the up/down keys scroll it.
+        if self.show_help {
+            let scroll = match action {
+                Action::Faster | Action::Pan(Vec2 { y: 1.0, .. }) => Some(-1),
+                Action::Slower | Action::Pan(Vec2 { y: -1.0, .. }) => Some(1),
+                _ => None,
+            };
+            if let Some(step) = scroll {
+                let limit = super::ui::help_scroll_limit(KEYS, WALKING_NOTE);
+                self.help_scroll = self.help_scroll.saturating_add_signed(step).min(limit);
+                return;
+            }
+        }
         match action {
             Action::Faster => self.set_throttle(self.throttle + THROTTLE_STEP),
             Action::Slower => self.set_throttle(self.throttle - THROTTLE_STEP),
@@ -508,7 +534,10 @@ impl App {
                 }
             }
             Action::Reload => self.reload(),
-            Action::ToggleHelp => self.show_help = !self.show_help,
+            Action::ToggleHelp => {
+                self.show_help = !self.show_help;
+                self.help_scroll = 0;
+            }
             Action::Quit => self.quit = true,
         }
     }

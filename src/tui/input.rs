@@ -91,6 +91,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("g", "generate: new terrain seed"),
     ("p", "baked spider: a played clip, no IK (feet float) / IK"),
     (
+        "1-9 Tab",
+        "inspect a leg of the followed creature (0 closes)",
+    ),
+    ("[/]", "slow motion / fast forward (0.25x to 4x)"),
+    (
         "n/m",
         "follow the next / previous creature (scenes, --count)",
     ),

@@ -67,7 +67,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &LabApp) {
         hints: HINTS,
         help: app
             .show_help
-            .then_some(((LAB_KEYS, LAB_NOTE), 9, " lab keys (? to close) ")),
+            .then_some(((LAB_KEYS, LAB_NOTE), 9, " lab keys (? to close) ", 0)),
     };
     draw_screen(frame, &chrome, |frame, main| {
         if main.width >= PANEL_MIN_TERMINAL_WIDTH {

@@ -29,9 +29,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         min: (MIN_WIDTH, MIN_HEIGHT),
         notice: app.notice.as_ref(),
         hints: HINTS,
-        help: app
-            .show_help
-            .then_some(((KEYS, WALKING_NOTE), 5, " keys (? to close) ")),
+        help: app.show_help.then_some((
+            (KEYS, WALKING_NOTE),
+            5,
+            " keys (? to close) ",
+            app.help_scroll,
+        )),
     };
     draw_screen(frame, &chrome, |frame, main| {
         if main.width >= STATS_MIN_TERMINAL_WIDTH {
@@ -60,8 +63,9 @@ pub(super) struct Chrome<'a> {
     pub help: Option<HelpText<'a>>,
 }
 
-/// The help overlay's (keys, note), spare rows and title.
-pub(super) type HelpText<'a> = ((&'a [(&'a str, &'a str)], &'a str), u16, &'a str);
+/// The help overlay's (keys, note), spare rows, title and the rows scrolled
+/// past (a small terminal cannot show all of it at once).
+pub(super) type HelpText<'a> = ((&'a [(&'a str, &'a str)], &'a str), u16, &'a str, u16);
 
 /// Draws a screen: the too-small message if it is, else `body` in the main
 /// area, then the notice, the hint bar and the help overlay.
@@ -84,8 +88,8 @@ pub(super) fn draw_screen(
     body(frame, main);
     draw_notice(frame, notice, chrome.notice, notice_lines);
     frame.render_widget(hint_bar(chrome.hints, area.width), hints);
-    if let Some((text, spare, title)) = chrome.help {
-        draw_help(frame, area, text, spare, title);
+    if let Some((text, spare, title, scroll)) = chrome.help {
+        draw_help(frame, area, text, spare, title, scroll);
     }
 }
 
@@ -694,6 +698,81 @@ fn hint_bar(hints: &[(&str, &str)], width: u16) -> Paragraph<'static> {
     Paragraph::new(Line::from(spans))
 }
 
+/// Width of the help overlay on a terminal `terminal_width` columns wide.
+fn help_width(terminal_width: u16) -> u16 {
+    terminal_width.saturating_sub(4).min(78)
+}
+
+/// The help overlay's rows for a box `width` columns wide (border
+/// included): each (keys, what) wrapped by character, a blank row, then
+/// `note`. Cut here rather than by the paragraph, so their count (and so
+/// how far the overlay scrolls) is known before drawing.
+fn help_lines<'a>(keys: &[(&str, &str)], note: &str, width: u16) -> Vec<Line<'a>> {
+    let inner = width.saturating_sub(2);
+    let mut lines: Vec<Line> = Vec::new();
+    for (keys, what) in keys {
+        let head = format!(" {keys:<9}");
+        let keys_here = head.chars().count();
+        let rows = wrap_words(&format!("{head} {what}"), inner);
+        for (i, row) in rows.into_iter().enumerate() {
+            if i == 0 && row.chars().count() >= keys_here {
+                let rest: String = row.chars().skip(keys_here).collect();
+                lines.push(Line::from(vec![
+                    Span::styled(head.clone(), Style::new().fg(Color::Yellow)),
+                    Span::raw(rest),
+                ]));
+            } else {
+                lines.push(Line::raw(row));
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.extend(
+        wrap_words(&format!(" {note}"), inner)
+            .into_iter()
+            .map(Line::raw),
+    );
+    lines
+}
+
+/// `text` cut into rows of at most `width` characters at spaces (a word
+/// longer than a row is cut by character); leading spaces are kept.
+fn wrap_words(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut rows = Vec::new();
+    let mut row = String::new();
+    let mut len = 0;
+    for (i, word) in text.split(' ').enumerate() {
+        let word_len = word.chars().count();
+        if i > 0 && len + 1 + word_len <= width {
+            row.push(' ');
+            len += 1;
+        } else if i > 0 {
+            rows.push(std::mem::take(&mut row));
+            len = 0;
+        }
+        for ch in word.chars() {
+            if len == width {
+                rows.push(std::mem::take(&mut row));
+                len = 0;
+            }
+            row.push(ch);
+            len += 1;
+        }
+    }
+    rows.push(row);
+    rows
+}
+
+/// The most rows the help overlay can be scrolled past on any terminal the
+/// viewer draws on (the narrowest wraps the most): where scrolling stops.
+pub(super) fn help_scroll_limit(keys: &[(&str, &str)], note: &str) -> u16 {
+    let rows = help_lines(keys, note, help_width(MIN_WIDTH)).len() as u16;
+    // The smallest terminal's box shows all but this many.
+    let shown = MIN_HEIGHT.saturating_sub(4);
+    rows.saturating_sub(shown)
+}
+
 /// The key help overlay: one line per (keys, what), then `note`, in a box
 /// titled `title` over the middle of `area`, with `spare` rows beyond one a
 /// line for the border and the note's wrapping.
@@ -703,19 +782,10 @@ fn draw_help(
     (keys, note): (&[(&str, &str)], &str),
     spare: u16,
     title: &str,
+    scroll: u16,
 ) {
-    let width = area.width.saturating_sub(4).min(78);
-    let mut lines: Vec<Line> = keys
-        .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::styled(format!(" {keys:<9}"), Style::new().fg(Color::Yellow)),
-                Span::raw(format!(" {what}")),
-            ])
-        })
-        .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::raw(format!(" {note}")));
+    let width = help_width(area.width);
+    let lines = help_lines(keys, note, width);
     let height = (lines.len() as u16 + spare).min(area.height.saturating_sub(2));
     let popup = Rect {
         x: area.x + (area.width - width) / 2,
@@ -723,11 +793,28 @@ fn draw_help(
         width,
         height,
     };
+    // When the rows do not fit inside the border, the title says how to
+    // scroll and where one is.
+    let inside = height.saturating_sub(2);
+    let rows = lines.len() as u16;
+    let paragraph = Paragraph::new(lines);
+    let scroll = scroll.min(rows.saturating_sub(inside));
+    let title = if rows > inside {
+        // Short enough for the narrowest box.
+        format!(
+            " keys {}–{}/{} ↑/↓ scroll ?:close ",
+            scroll + 1,
+            (scroll + inside).min(rows),
+            rows
+        )
+    } else {
+        title.to_string()
+    };
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(title.to_string())),
+        paragraph
+            .scroll((scroll, 0))
+            .block(Block::bordered().title(title)),
         popup,
     );
 }
