@@ -10,6 +10,7 @@ use toml::Spanned;
 use super::error::{ConfigError, Errors, Source, Warning};
 use super::fields::{Check, Document, finite_vec3};
 use crate::creature::{
+    Surface,
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec, LegSpec,
     OrientationSource, SolverSpec, try_rest_chain,
 };
@@ -71,6 +72,23 @@ pub(super) struct BodyFile {
     /// How fast the turning rate may change, degrees/s². Default 360.
     #[schemars(with = "Option<f32>")]
     turn_acceleration: Option<Spanned<f32>>,
+    /// Which surfaces it walks on: "ground" (faces up to `max_slope`; default) or "any" (a climber: walls, ceilings, overhangs).
+    #[schemars(with = "Option<SurfaceName>")]
+    surface: Option<Spanned<String>>,
+    /// Steepest face a ground walker treats as ground, degrees from level (steeper faces are obstacles it stops before). Default 50.
+    #[schemars(with = "Option<f32>")]
+    max_slope: Option<Spanned<f32>>,
+}
+
+/// A `surface` name (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum SurfaceName {
+    /// Faces up to `max_slope` from level.
+    Ground,
+    /// Every face: walls, ceilings, overhangs.
+    Any,
 }
 
 /// `[solver]`: the inverse-kinematics solver and its budget.
@@ -698,6 +716,34 @@ fn parse_body(check: &Check<'_>, body: &BodyFile, errors: &mut Errors) -> Option
             None
         }
     };
+    let surface = match body.surface.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("ground") => Some(Surface::Ground),
+        Some("any") => Some(Surface::Any),
+        Some(other) => {
+            errors.push(check.at_opt(
+                body.surface.as_ref(),
+                "body.surface",
+                format!("unknown surface {other:?}; valid: \"ground\", \"any\""),
+            ));
+            None
+        }
+    };
+    let max_slope = match &body.max_slope {
+        Some(value) => {
+            let v = *value.get_ref();
+            if v.is_finite() && (1.0..=89.0).contains(&v) {
+                Some(v.to_radians())
+            } else {
+                errors.push(check.at(
+                    value,
+                    "body.max_slope",
+                    format!("must be degrees from level, from 1 to 89, got {v}"),
+                ));
+                None
+            }
+        }
+        None => Some(DEFAULT_MAX_SLOPE.to_radians()),
+    };
     let height = errors.ok(check.positive(&body.height, "body.height", "metres above the ground"));
     let speed = errors.ok(check.positive(&body.speed, "body.speed", "metres per second"));
     let turn_rate =
@@ -736,8 +782,13 @@ fn parse_body(check: &Check<'_>, body: &BodyFile, errors: &mut Errors) -> Option
         max_height_rate: max_height_rate?,
         acceleration: acceleration?,
         turn_acceleration: turn_acceleration?.to_radians(),
+        surface: surface?,
+        max_slope: max_slope?,
     })
 }
+
+/// A ground walker's steepest ground by default, degrees.
+const DEFAULT_MAX_SLOPE: f32 = 50.0;
 
 fn parse_solver(check: &Check<'_>, solver: Option<&SolverFile>) -> Result<SolverSpec, ConfigError> {
     let kind = match solver.and_then(|s| s.kind.as_ref()) {

@@ -86,6 +86,11 @@ impl Errors {
         self.list.push(error);
     }
 
+    /// How many errors are recorded so far.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
     /// The value of `result`, or `None` with its error recorded.
     pub fn ok<T>(&mut self, result: Result<T, ConfigError>) -> Option<T> {
         result.map_err(|e| self.push(e)).ok()

@@ -90,7 +90,7 @@ pub const CREATURES: &[BuiltIn] =
     built_ins!("creatures": "spider", "biped", "hexapod", "strider", "octopod", "centipede");
 
 /// The shipped terrains; the first is the default.
-pub const TERRAINS: &[BuiltIn] = built_ins!("terrain": "hills", "flat", "dunes", "rough");
+pub const TERRAINS: &[BuiltIn] = built_ins!("terrain": "hills", "flat", "dunes", "rough", "wall", "overhang", "canyon");
 
 /// The default creature (the thesis spider).
 pub fn default_creature() -> CreatureSpec {
@@ -222,14 +222,22 @@ impl std::fmt::Display for Checked {
                 c.walk_speed(),
                 c.speed_cap()
             ),
-            Checked::Terrain(t) => write!(
-                f,
-                "terrain {:?}: {} noise, unbounded, {} m grid, seed {}",
-                t.name,
-                format!("{:?}", t.noise.fractal).to_lowercase(),
-                t.resolution,
-                t.seed
-            ),
+            Checked::Terrain(t) => {
+                write!(
+                    f,
+                    "terrain {:?}: {} noise, unbounded, {} m grid, seed {}",
+                    t.name,
+                    format!("{:?}", t.noise.fractal).to_lowercase(),
+                    t.resolution,
+                    t.seed
+                )?;
+                let carved = t.shapes.iter().filter(|s| s.subtract).count();
+                match (t.shapes.len(), carved) {
+                    (0, _) => Ok(()),
+                    (n, 0) => write!(f, ", {n} shape{}", if n == 1 { "" } else { "s" }),
+                    (n, c) => write!(f, ", {n} shapes ({c} carved)"),
+                }
+            }
             Checked::Script(s) => write!(
                 f,
                 "drive script: {} items, {} s, {} steps of 1/{} s",

@@ -1,12 +1,13 @@
 //! Terrain files: TOML in, [`TerrainSpec`] out.
 
+use glam::Vec3;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::error::{ConfigError, Errors, Source, Warning};
 use super::fields::{Check, Document};
-use crate::terrain::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};
+use crate::terrain::{Fractal, NoiseSource, NoiseSpec, Shape, ShapeKind, TerrainSpec};
 
 /// A terrain file: what `skitter schema terrain` describes and the loader reads.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -30,7 +31,56 @@ pub(super) struct TerrainFile {
     resolution: Option<Spanned<f32>>,
     /// The noise the heights come from.
     noise: Option<NoiseFile>,
+    /// Solids added to the ground or carved out of it (walls, rooms,
+    /// tunnels), in order: each one changes everything listed before it.
+    #[schemars(with = "Option<Vec<ShapeFile>>")]
+    shapes: Option<Vec<ShapeFile>>,
 }
+
+/// `[[shapes]]`: one solid, in world coordinates (metres; +Y up).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ShapeFile {
+    /// Which solid.
+    #[schemars(with = "ShapeKindName")]
+    kind: Spanned<String>,
+    /// Its centre, `[x, y, z]`.
+    #[schemars(with = "[f32; 3]")]
+    center: Spanned<[f32; 3]>,
+    /// A box's full extents `[x, y, z]` before its yaw, metres.
+    #[schemars(with = "Option<[f32; 3]>")]
+    size: Option<Spanned<[f32; 3]>>,
+    /// A sphere's or cylinder's radius, metres.
+    #[schemars(with = "Option<f32>")]
+    radius: Option<Spanned<f32>>,
+    /// A cylinder's height along its vertical axis, metres.
+    #[schemars(with = "Option<f32>")]
+    height: Option<Spanned<f32>>,
+    /// Turn about +Y, degrees, counter-clockwise seen from above (boxes and cylinders). Default 0.
+    #[schemars(with = "Option<f32>")]
+    yaw: Option<Spanned<f32>>,
+    /// Carve the shape out of everything before it (rooms, tunnels) instead of adding it. Default false.
+    #[schemars(with = "Option<bool>")]
+    subtract: Option<Spanned<bool>>,
+}
+
+/// A shape's kind (schema only).
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum ShapeKindName {
+    /// A box: `size` is its full extents.
+    Box,
+    /// A ball: `radius`.
+    Sphere,
+    /// A vertical cylinder: `radius` and `height`.
+    Cylinder,
+}
+
+/// Most shapes one terrain may list.
+const MAX_SHAPES: usize = 256;
+/// Largest extent (and farthest centre from the origin) of a shape, metres.
+const MAX_SHAPE_METRES: f32 = 10_000.0;
 
 /// `[noise]`: the heights' noise function.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -119,6 +169,18 @@ pub fn parse_terrain_seeded(
         size: doc.optional(&src, "size", &mut errors).flatten(),
         resolution: doc.optional(&src, "resolution", &mut errors).flatten(),
         noise: doc.optional(&src, "noise", &mut errors).flatten(),
+        shapes: if doc.has("shapes") {
+            doc.required_array::<ShapeFile>(&src, "shapes", &mut errors)
+                .map(|(_, entries)| {
+                    entries
+                        .into_iter()
+                        .flatten()
+                        .map(Spanned::into_inner)
+                        .collect()
+                })
+        } else {
+            None
+        },
     };
     doc.refuse_unknown(&src, &mut errors);
     let terrain_name = file.name.as_ref().and_then(|name| {
@@ -174,6 +236,7 @@ pub fn parse_terrain_seeded(
         None => Some(0.5),
     };
     let noise = parse_noise(&check, file.noise.as_ref(), &mut errors);
+    let shapes = parse_shapes(&check, file.shapes.as_deref().unwrap_or(&[]), &mut errors);
     let (Some(terrain_name), Some(seed), Some(size), Some(resolution), Some(noise)) =
         (terrain_name, seed, size, resolution, noise)
     else {
@@ -186,6 +249,7 @@ pub fn parse_terrain_seeded(
         size,
         resolution,
         noise,
+        shapes,
     };
     let nyquist = 0.5 / f64::from(resolution);
     if spec.noise.fractal != Fractal::Flat && spec.noise.frequency > nyquist {
@@ -289,6 +353,174 @@ fn check_heights(
         )));
     }
     Ok(warnings)
+}
+
+/// The shapes, every bad field reported (the bad shapes left out).
+fn parse_shapes(check: &Check<'_>, files: &[ShapeFile], errors: &mut Errors) -> Vec<Shape> {
+    if files.len() > MAX_SHAPES {
+        errors.push(check.at(
+            &files[MAX_SHAPES].kind,
+            "shapes",
+            format!(
+                "a terrain may list at most {MAX_SHAPES} shapes, this one has {}",
+                files.len()
+            ),
+        ));
+    }
+    let mut shapes = Vec::with_capacity(files.len());
+    for (i, file) in files.iter().enumerate().take(MAX_SHAPES) {
+        if let Some(shape) = parse_shape(check, i, file, errors) {
+            shapes.push(shape);
+        }
+    }
+    shapes
+}
+
+/// One `[[shapes]]` entry, or `None` with its errors recorded.
+fn parse_shape(check: &Check<'_>, i: usize, file: &ShapeFile, errors: &mut Errors) -> Option<Shape> {
+    let field = |key: &str| format!("shapes[{i}].{key}");
+    let before = errors.len();
+    let kind = ShapeKind::ALL
+        .iter()
+        .find(|(name, _)| name == file.kind.get_ref())
+        .map(|(_, kind)| *kind);
+    if kind.is_none() {
+        errors.push(check.at(
+            &file.kind,
+            field("kind"),
+            format!(
+                "unknown shape {:?}; valid: \"box\", \"sphere\", \"cylinder\"",
+                file.kind.get_ref()
+            ),
+        ));
+    }
+    let center = Vec3::from_array(*file.center.get_ref());
+    if !(center.is_finite() && center.abs().max_element() <= MAX_SHAPE_METRES) {
+        errors.push(check.at(
+            &file.center,
+            field("center"),
+            format!(
+                "must be [x, y, z] in metres, each finite and within ±{MAX_SHAPE_METRES}, got {center:?}"
+            ),
+        ));
+    }
+    let length = |value: &Spanned<f32>, key: &str, errors: &mut Errors| {
+        let v = *value.get_ref();
+        if v.is_finite() && v > 0.0 && v <= MAX_SHAPE_METRES {
+            Some(v)
+        } else {
+            errors.push(check.at(
+                value,
+                field(key),
+                format!("must be a length from above 0 to {MAX_SHAPE_METRES} metres, got {v}"),
+            ));
+            None
+        }
+    };
+    // What each kind takes, and a clear word for a field it does not.
+    let refuse = |value: Option<&Spanned<f32>>, key: &str, takes: &str, errors: &mut Errors| {
+        if let Some(value) = value {
+            errors.push(check.at(value, field(key), format!("{takes}, not `{key}`")));
+        }
+    };
+    let needs = |key: &str, takes: &str, errors: &mut Errors| {
+        errors.push(check.at(&file.kind, field(key), format!("missing: {takes}")));
+    };
+    let half = match kind {
+        Some(ShapeKind::Box) => {
+            refuse(file.radius.as_ref(), "radius", "a box takes `size` [x, y, z]", errors);
+            refuse(file.height.as_ref(), "height", "a box takes `size` [x, y, z]", errors);
+            match &file.size {
+                Some(size) => {
+                    let v = Vec3::from_array(*size.get_ref());
+                    if v.is_finite() && v.min_element() > 0.0 && v.max_element() <= MAX_SHAPE_METRES {
+                        Some(v * 0.5)
+                    } else {
+                        errors.push(check.at(
+                            size,
+                            field("size"),
+                            format!(
+                                "must be the box's full extents [x, y, z], each from above 0 to \
+                                 {MAX_SHAPE_METRES} metres, got {v:?}"
+                            ),
+                        ));
+                        None
+                    }
+                }
+                None => {
+                    needs("size", "a box needs `size = [x, y, z]` (full extents, metres)", errors);
+                    None
+                }
+            }
+        }
+        Some(ShapeKind::Sphere) => {
+            if let Some(size) = &file.size {
+                errors.push(check.at(size, field("size"), "a sphere takes `radius`, not `size`"));
+            }
+            refuse(file.height.as_ref(), "height", "a sphere takes only `radius`", errors);
+            match &file.radius {
+                Some(r) => length(r, "radius", errors).map(Vec3::splat),
+                None => {
+                    needs("radius", "a sphere needs `radius` (metres)", errors);
+                    None
+                }
+            }
+        }
+        Some(ShapeKind::Cylinder) => {
+            if let Some(size) = &file.size {
+                errors.push(check.at(
+                    size,
+                    field("size"),
+                    "a cylinder takes `radius` and `height`, not `size`",
+                ));
+            }
+            let radius = match &file.radius {
+                Some(r) => length(r, "radius", errors),
+                None => {
+                    needs("radius", "a cylinder needs `radius` (metres)", errors);
+                    None
+                }
+            };
+            let height = match &file.height {
+                Some(h) => length(h, "height", errors),
+                None => {
+                    needs("height", "a cylinder needs `height` (metres, along its vertical axis)", errors);
+                    None
+                }
+            };
+            radius.zip(height).map(|(r, h)| Vec3::new(r, 0.5 * h, r))
+        }
+        None => None,
+    };
+    let yaw = match &file.yaw {
+        Some(value) => {
+            let v = *value.get_ref();
+            if v.is_finite() && (-360.0..=360.0).contains(&v) {
+                if kind == Some(ShapeKind::Sphere) && v != 0.0 {
+                    errors.push(check.at(value, field("yaw"), "a sphere has no yaw; remove it"));
+                }
+                v.to_radians()
+            } else {
+                errors.push(check.at(
+                    value,
+                    field("yaw"),
+                    format!("must be degrees from -360 to 360, got {v}"),
+                ));
+                0.0
+            }
+        }
+        None => 0.0,
+    };
+    if errors.len() > before {
+        return None;
+    }
+    Some(Shape {
+        kind: kind?,
+        center,
+        half: half?,
+        yaw,
+        subtract: file.subtract.as_ref().is_some_and(|s| *s.get_ref()),
+    })
 }
 
 /// The noise section (defaults where absent), every bad field reported;

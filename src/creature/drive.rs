@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec2, Vec3};
 
+use super::spec::Surface;
 use super::{Body, Creature, support_margin, support_plane};
+use crate::terrain::Ground;
 
 /// No planted foot is carried by the body's motion past this fraction of its
 /// leg's reach.
@@ -26,13 +28,16 @@ const LAG_STEPS: f32 = 2.0;
 /// The body's centre brakes before it comes nearer the edge of its planted
 /// feet's polygon than this fraction of the gait's stability margin.
 const SUPPORT_FLOOR: f32 = 0.5;
+/// Room a ground walker keeps between its farthest-forward foot and a wall
+/// it stops before, metres.
+const OBSTACLE_MARGIN: f32 = 0.15;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 
 impl Creature {
     /// Stage 1: updates the forward speed and turning rate, then moves and
     /// turns the body by one step of them.
-    pub(super) fn drive(&mut self, dt: f32) {
+    pub(super) fn drive(&mut self, terrain: &Ground<'_>, dt: f32) {
         let finite_or_zero = |v: f32| {
             if v.is_finite() {
                 v.clamp(-1.0, 1.0)
@@ -56,6 +61,9 @@ impl Creature {
         if feet > self.speed_cap {
             speed_command *= self.speed_cap / feet;
             turn_command *= self.speed_cap / feet;
+        }
+        if speed_command > 0.0 {
+            speed_command = speed_command.min(self.obstacle_speed(terrain));
         }
         self.motion.speed_command = speed_command;
         self.motion.turn_command = turn_command;
@@ -83,6 +91,43 @@ impl Creature {
         self.body.orientation = (turn * self.body.orientation).normalize();
         self.body.velocity = self.body.forward() * self.motion.speed;
         self.body.position += self.body.velocity * dt;
+    }
+
+    /// The fastest a ground walker may walk forward and still stop, at its
+    /// braking rate, before a face steeper than its `max_slope` ahead (a
+    /// wall): its feet and body keep clear of it. Unbounded for climbers
+    /// (a wall is more ground to them) and on open ground.
+    fn obstacle_speed(&self, terrain: &Ground<'_>) -> f32 {
+        let spec = &self.spec;
+        if spec.body.surface == Surface::Any || !terrain.has_shapes() {
+            return f32::INFINITY;
+        }
+        let forward = self.body.forward();
+        let reach_ahead = spec
+            .legs
+            .iter()
+            .map(|l| l.rest.x.max(l.mount.x))
+            .fold(0.5 * spec.body.size.x, f32::max);
+        let margin = reach_ahead + OBSTACLE_MARGIN;
+        let braking = BRAKING_FACTOR * spec.body.acceleration;
+        let stopping = spec.body.speed * spec.body.speed / (2.0 * braking);
+        let look = margin + stopping + 1.0;
+        let up = self.body.up();
+        let mut gap = f32::INFINITY;
+        // At the body's height and just above the feet.
+        for lift in [0.0, 0.1 - spec.body.height] {
+            let from = self.body.position + up * lift;
+            if let Some(hit) = terrain.raycast(from, forward, look) {
+                let normal = terrain.normal_at(hit.point);
+                if normal.y < spec.body.max_slope.cos() {
+                    gap = gap.min(hit.distance);
+                }
+            }
+        }
+        if !gap.is_finite() {
+            return f32::INFINITY;
+        }
+        (2.0 * braking * (gap - margin).max(0.0)).sqrt()
     }
 
     /// The body after moving `advance` metres forward and turning `angle`

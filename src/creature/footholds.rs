@@ -13,7 +13,7 @@ use glam::{Quat, Vec3};
 
 use super::Creature;
 use super::leg::LegPhase;
-use super::spec::FOOTHOLD_STRETCH;
+use super::spec::{FOOTHOLD_STRETCH, Surface};
 use crate::terrain::{Ground, RayHit};
 
 /// How far toward the hip, as fractions of the rest offset, footholds are tried.
@@ -88,6 +88,13 @@ impl Creature {
 
     /// The foothold for leg `leg` with its rest point moved by `ahead`,
     /// preferring pull `preferred` (see the module documentation).
+    ///
+    /// A climber whose rays down find nothing it can reach (a wall in
+    /// front, the ground falling away past an edge) sweeps on around the
+    /// rest point: a ray from the hip toward it finds a wall ahead, and a
+    /// ray bending back under the body from below it finds the face round
+    /// a convex edge. A ground walker takes no face steeper than its
+    /// `max_slope`.
     pub(super) fn foothold(
         &self,
         terrain: &Ground<'_>,
@@ -101,6 +108,8 @@ impl Creature {
         let above = reach + self.spec.body.height;
         let length = above + 2.0 * reach + self.spec.body.height;
         let hip = self.body.to_world(leg_spec.mount);
+        let climber = self.spec.body.surface == Surface::Any;
+        let walls = terrain.has_shapes();
         let mut best: Option<(f32, Foothold)> = None;
         for (pull, fraction) in FOOTHOLD_PULLS.iter().enumerate() {
             let rest = Vec3::new(
@@ -110,35 +119,90 @@ impl Creature {
             );
             // From the body's path, not its lean: leaning over the feet must
             // not move the footholds it leans toward.
-            let origin =
-                self.body.to_world(rest) - self.motion.sway + ahead * *fraction + up * above;
-            let hit = terrain
-                .raycast(origin, -up, length)
-                // Started inside a hill or pointing away from the ground:
-                // fall back to the point straight below.
-                .unwrap_or_else(|| terrain.project_down(origin));
-            let stretch = hit.point.distance(hip) / reach;
+            let rest = self.body.to_world(rest) - self.motion.sway + ahead * *fraction;
             let limit = match pull.cmp(&preferred) {
                 std::cmp::Ordering::Less => FOOTHOLD_STRETCH - PULL_HYSTERESIS,
                 std::cmp::Ordering::Equal => FOOTHOLD_STRETCH + PULL_HYSTERESIS,
                 std::cmp::Ordering::Greater => FOOTHOLD_STRETCH,
             };
-            let found = Foothold { hit, pull };
-            if stretch <= limit {
-                return found;
+            let origin = rest + up * above;
+            let down = terrain.raycast(origin, -up, length);
+            let mut candidates = [None; 3];
+            if walls {
+                // A wall between the hip and the ray's start: the ray would
+                // start inside it or find the floor beyond it.
+                let level = rest + up * (hip - rest).dot(up);
+                candidates[0] = terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach);
+                let beside = self.usable(terrain, candidates[0], climber);
+                if beside.is_none() || !climber {
+                    candidates[0] = None;
+                }
             }
-            if best.is_none_or(|(s, _)| stretch < s) {
-                best = Some((stretch, found));
+            candidates[1] = self.usable(terrain, down, climber);
+            if climber && walls {
+                // Round a convex edge: from below the rest point, back toward
+                // the body under the hip.
+                let depth = self.spec.body.height + 0.5 * reach;
+                let below = rest - up * depth;
+                let under_hip = hip - up * (hip - below).dot(up);
+                if below.distance(under_hip) > 1e-3 && !terrain.inside(below) {
+                    candidates[2] = terrain.raycast(
+                        below,
+                        under_hip - below,
+                        below.distance(under_hip) + reach,
+                    );
+                }
+            }
+            for hit in candidates.into_iter().flatten() {
+                let stretch = hit.point.distance(hip) / reach;
+                let found = Foothold { hit, pull };
+                if stretch <= limit {
+                    return found;
+                }
+                if best.is_none_or(|(s, _)| stretch < s) {
+                    best = Some((stretch, found));
+                }
+            }
+            if down.is_none() && candidates.iter().all(Option::is_none) && !walls {
+                // Started inside a hill or pointing away from the ground:
+                // fall back to the point straight below.
+                let hit = terrain.project_down(origin);
+                let stretch = hit.point.distance(hip) / reach;
+                let found = Foothold { hit, pull };
+                if stretch <= limit {
+                    return found;
+                }
+                if best.is_none_or(|(s, _)| stretch < s) {
+                    best = Some((stretch, found));
+                }
             }
         }
-        // FOOTHOLD_PULLS is not empty, so some hit was recorded.
         best.map_or_else(
             || Foothold {
-                hit: terrain.project_down(hip),
+                // Nothing anywhere: the surface nearest the hip.
+                hit: RayHit {
+                    point: if walls {
+                        terrain.closest_point(hip)
+                    } else {
+                        terrain.project_down(hip).point
+                    },
+                    distance: 0.0,
+                },
                 pull: 0,
             },
             |(_, found)| found,
         )
+    }
+
+    /// `hit`, unless the creature cannot stand there: a ground walker
+    /// stands on no face steeper than its `max_slope`.
+    fn usable(&self, terrain: &Ground<'_>, hit: Option<RayHit>, climber: bool) -> Option<RayHit> {
+        let hit = hit?;
+        if climber || !terrain.has_shapes() {
+            return Some(hit);
+        }
+        let normal = terrain.normal_at(hit.point);
+        (normal.y >= self.spec.body.max_slope.cos()).then_some(hit)
     }
 
     /// Stage 2: every leg's desired foothold, for where its rest point will

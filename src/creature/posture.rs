@@ -20,7 +20,7 @@ use glam::{Quat, Vec3};
 use super::leg::LegPhase;
 use super::spec::OrientationSource;
 use super::{Body, Creature, feet_plane_normal};
-use crate::terrain::Ground;
+use crate::terrain::{Ground, RayHit};
 
 /// Natural frequency of the height spring, radians/s.
 const HEIGHT_FREQUENCY: f32 = 8.0;
@@ -158,8 +158,24 @@ impl Creature {
                 -up,
                 4.0 * self.spec.body.height + self.spec.max_reach(),
             )
-            .unwrap_or_else(|| terrain.project_down(self.body.position));
-        let ground_normal = || terrain.normal(below.point.x, below.point.z);
+            .unwrap_or_else(|| {
+                if terrain.has_shapes() {
+                    let point = terrain.closest_point(self.body.position);
+                    RayHit {
+                        point,
+                        distance: point.distance(self.body.position),
+                    }
+                } else {
+                    terrain.project_down(self.body.position)
+                }
+            });
+        let ground_normal = || {
+            if terrain.has_shapes() {
+                terrain.normal_at(below.point)
+            } else {
+                terrain.normal(below.point.x, below.point.z)
+            }
+        };
         let target_up = match self.spec.body.orientation {
             OrientationSource::Ground => ground_normal(),
             OrientationSource::Feet => {
@@ -211,9 +227,19 @@ impl Creature {
         // Nor a corner of the underside, now or a moment ahead: the spring
         // rises over a bump before the hard guard below has to.
         let half = self.spec.body.size * 0.5;
+        let solid = terrain.has_shapes();
         let mut shortfall = |p: Vec3| {
-            let short = terrain.height(p.x, p.z) + SPRING_CLEARANCE - p.y;
-            error = error.max(short / up.y.max(0.5));
+            if solid {
+                // Along the surface's normal, whichever way it faces.
+                let (d, normal) = terrain.distance_and_normal(p);
+                let short = SPRING_CLEARANCE - d;
+                if short > 0.0 {
+                    error = error.max(short / normal.dot(up).max(0.5));
+                }
+            } else {
+                let short = terrain.height(p.x, p.z) + SPRING_CLEARANCE - p.y;
+                error = error.max(short / up.y.max(0.5));
+            }
         };
         underside_points(&self.body, half)
             .into_iter()
@@ -286,6 +312,10 @@ impl Creature {
     /// height, met at speed). Lifts the body straight up by the deepest
     /// shortfall.
     pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
+        if terrain.has_shapes() {
+            self.keep_body_clear(terrain);
+            return;
+        }
         let half = self.spec.body.size * 0.5;
         let mut lift = 0.0f32;
         let mut consider = |p: Vec3, margin: f32| {
@@ -304,4 +334,45 @@ impl Creature {
             self.motion.lift_rate = self.motion.lift_rate.max(0.0);
         }
     }
+}
+
+impl Creature {
+    /// The hard guard in a solid world: no corner of the body box, and not
+    /// its centre, comes nearer any surface (floor, wall or ceiling) than
+    /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's
+    /// normal, a few times over for corners against two faces at once.
+    fn keep_body_clear(&mut self, terrain: &Ground<'_>) {
+        let half = self.spec.body.size * 0.5;
+        let centre_margin = half.y.min(self.spec.body.height) * 0.5;
+        for _ in 0..3 {
+            let mut worst: Option<(f32, Vec3)> = None;
+            let mut consider = |p: Vec3, margin: f32| {
+                let (d, normal) = terrain.distance_and_normal(p);
+                let short = margin - d;
+                if short > 0.0 && worst.is_none_or(|(w, _)| short > w) {
+                    worst = Some((short, normal));
+                }
+            };
+            consider(self.body.position, centre_margin);
+            for corner in body_corners(&self.body, half) {
+                consider(corner, BODY_CLEARANCE);
+            }
+            let Some((short, normal)) = worst else {
+                return;
+            };
+            self.body.position += normal * short;
+            // The spring must not pull it straight back.
+            if normal.dot(self.body.up()) > 0.0 {
+                self.motion.lift_rate = self.motion.lift_rate.max(0.0);
+            }
+        }
+    }
+}
+
+/// The eight corners of a body box of half-extents `half`, world frame.
+pub fn body_corners(body: &Body, half: Vec3) -> [Vec3; 8] {
+    std::array::from_fn(|k| {
+        let sign = |bit: usize| if k & bit == 0 { 1.0 } else { -1.0 };
+        body.to_world(Vec3::new(sign(1) * half.x, sign(2) * half.y, sign(4) * half.z))
+    })
 }

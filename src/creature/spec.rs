@@ -81,6 +81,16 @@ pub enum OrientationSource {
     Ground,
 }
 
+/// Which surfaces a creature walks on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Surface {
+    /// Ground up to `max_slope`: steeper faces are obstacles.
+    Ground,
+    /// Every face: a climber, with no fixed world up (walls, ceilings).
+    Any,
+}
+
 /// Body dimensions and how it moves.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BodySpec {
@@ -103,6 +113,10 @@ pub struct BodySpec {
     pub acceleration: f32,
     /// Most the turning rate may change per second, radians/s².
     pub turn_acceleration: f32,
+    /// Which surfaces it walks on.
+    pub surface: Surface,
+    /// Steepest face a ground walker stands on, radians from level.
+    pub max_slope: f32,
 }
 
 /// How legs are solved unless a leg says otherwise.

@@ -169,7 +169,7 @@ impl Creature {
             z: (z / spacing).round() as i64,
         };
         let (x, z) = (x - origin.x as f32 * spacing, z - origin.z as f32 * spacing);
-        let ground = terrain.at(origin).project_down(Vec3::new(x, 0.0, z));
+        let ground = terrain.at(origin).surface_top(x, z);
         let body = Body {
             position: ground.point + Vec3::Y * spec.body.height,
             orientation: Quat::from_rotation_y(heading),
@@ -358,7 +358,7 @@ impl Creature {
         let terrain = &terrain.at(self.origin);
         let mut events = StepEvents::default();
         let before = self.body.position;
-        self.drive(dt);
+        self.drive(terrain, dt);
         self.update_footholds(terrain);
         self.start_steps(terrain, dt);
         events.touchdowns = self.advance_swings(terrain, dt);

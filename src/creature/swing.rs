@@ -86,6 +86,16 @@ pub fn needed_lift(
             continue;
         }
         let line = from.lerp(to, ease(p));
+        if terrain.has_shapes() {
+            // Along the surface's normal, whichever way it faces: a swing
+            // from a wall over an edge onto the roof arcs out from the wall.
+            let (d, normal) = terrain.distance_and_normal(line);
+            let short = SWING_CLEARANCE - d;
+            if short > 0.0 {
+                lift = lift.max(short / (height * normal.dot(up).max(0.1)));
+            }
+            continue;
+        }
         let ground = terrain.height(line.x, line.z);
         let short = ground + SWING_CLEARANCE - line.y;
         if short > 0.0 {
@@ -119,7 +129,11 @@ impl Creature {
             let rate = CORRECTION_SHARE * mean_speed * (1.0 - ease(progress));
             let moved = move_towards(to, leg.desired, rate * dt);
             if moved != to {
-                to = terrain.project_down(moved).point;
+                to = if terrain.has_shapes() {
+                    terrain.closest_point(moved)
+                } else {
+                    terrain.project_down(moved).point
+                };
                 let ceiling = 0.5 * leg_spec.reach();
                 lift = lift.max(needed_lift(
                     terrain,
@@ -138,9 +152,17 @@ impl Creature {
             }
             let mut foot = swing_point(from, to, up, lift, progress);
             // A last guard for ground the clearance samples missed.
-            let lowest = terrain.height(foot.x, foot.z) + SWING_CLEARANCE * arc(progress);
-            if foot.y < lowest {
-                foot.y = lowest;
+            let least = SWING_CLEARANCE * arc(progress);
+            if terrain.has_shapes() {
+                let (d, normal) = terrain.distance_and_normal(foot);
+                if d < least {
+                    foot += normal * (least - d);
+                }
+            } else {
+                let lowest = terrain.height(foot.x, foot.z) + least;
+                if foot.y < lowest {
+                    foot.y = lowest;
+                }
             }
             leg.foot = foot;
             leg.phase = LegPhase::Swinging {

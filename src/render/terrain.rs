@@ -255,6 +255,7 @@ mod tests {
                 persistence: 0.5,
                 base: 0.0,
             },
+            shapes: Vec::new(),
         })
     }
 

@@ -153,6 +153,18 @@ pub struct Metrics {
     pub foot_gap_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
+    /// Smallest distance from the body box (its corners and centre) to the
+    /// surface; negative: inside the solid.
+    pub body_clearance_min: f32,
+    /// Smallest distance from a leg's inner joints (knees: not the hip, not
+    /// the foot) to the surface; negative: inside the solid.
+    pub joint_clearance_min: f32,
+    /// Creature-seconds with the body's up more than 60° from world up but
+    /// not pointing down past −60° (on a wall).
+    pub wall_time: f64,
+    /// Creature-seconds with the body's up pointing down past −60° (on a
+    /// ceiling).
+    pub ceiling_time: f64,
     /// Largest IK error.
     pub ik_error_max: f32,
     /// Distribution of IK errors.
@@ -216,6 +228,10 @@ impl Metrics {
             foot_slip_max: 0.0,
             foot_gap_max: 0.0,
             penetration_max: 0.0,
+            body_clearance_min: f32::INFINITY,
+            joint_clearance_min: f32::INFINITY,
+            wall_time: 0.0,
+            ceiling_time: 0.0,
             ik_error_max: 0.0,
             ik_errors,
             ik_iterations: 0,
@@ -281,6 +297,19 @@ impl Metrics {
             self.nan_count += 1;
         }
         let (height, normal) = terrain.distance_and_normal(body.position);
+        // Walls and ceilings: where the body's up points.
+        let upright = body.up().y;
+        if upright < -0.5 {
+            self.ceiling_time += f64::from(dt);
+        } else if upright < 0.5 {
+            self.wall_time += f64::from(dt);
+        }
+        let half = creature.spec().body.size * 0.5;
+        let mut body_clearance = height;
+        for corner in crate::creature::body_corners(body, half) {
+            body_clearance = min_or_nan(body_clearance, terrain.signed_distance(corner));
+        }
+        self.body_clearance_min = min_or_nan(self.body_clearance_min, body_clearance);
         self.body_height_min = min_or_nan(self.body_height_min, height);
         self.body_height_sum += f64::from(height);
         self.body_height_samples += 1;
@@ -304,10 +333,23 @@ impl Metrics {
             self.bone_error_max = max_or_nan(self.bone_error_max, leg.bone_error);
             // The ground under the last joint (the foot), for the gap below.
             let mut ground_under_end = f32::NAN;
-            for joint in leg.chain.joints() {
+            let joints = leg.chain.joints();
+            let solid = terrain.has_shapes();
+            for (k, joint) in joints.iter().enumerate() {
                 if !joint.is_finite() {
                     self.nan_count += 1;
                     self.penetration_max = f32::NAN;
+                    continue;
+                }
+                let inner = k > 0 && k + 1 < joints.len();
+                if solid {
+                    // Walls and ceilings: the distance field itself.
+                    let d = terrain.signed_distance(*joint);
+                    ground_under_end = d;
+                    self.penetration_max = max_or_nan(self.penetration_max, -d);
+                    if inner {
+                        self.joint_clearance_min = min_or_nan(self.joint_clearance_min, d);
+                    }
                     continue;
                 }
                 let ground = terrain.height(joint.x, joint.z);
@@ -320,6 +362,20 @@ impl Metrics {
                     let depth = below * terrain.normal(joint.x, joint.z).y;
                     self.penetration_max = max_or_nan(self.penetration_max, depth);
                 }
+                // The same bound for the knees' clearance: the distance is
+                // at most the vertical gap.
+                if inner && -below < self.joint_clearance_min {
+                    let d = terrain.signed_distance(*joint);
+                    self.joint_clearance_min = min_or_nan(self.joint_clearance_min, d);
+                }
+            }
+            if leg.is_grounded() && solid {
+                let end = leg.chain.end();
+                self.foot_gap_max = max_or_nan(self.foot_gap_max, ground_under_end.abs());
+                if let Some(planted) = leg.planted_end {
+                    self.foot_slip_max = max_or_nan(self.foot_slip_max, end.distance(planted));
+                }
+                continue;
             }
             if leg.is_grounded() {
                 let end = leg.chain.end();
@@ -375,6 +431,11 @@ impl Metrics {
         self.foot_slip_max = max_or_nan(self.foot_slip_max, other.foot_slip_max);
         self.foot_gap_max = max_or_nan(self.foot_gap_max, other.foot_gap_max);
         self.penetration_max = max_or_nan(self.penetration_max, other.penetration_max);
+        self.body_clearance_min = min_or_nan(self.body_clearance_min, other.body_clearance_min);
+        self.joint_clearance_min =
+            min_or_nan(self.joint_clearance_min, other.joint_clearance_min);
+        self.wall_time += other.wall_time;
+        self.ceiling_time += other.ceiling_time;
         self.ik_error_max = max_or_nan(self.ik_error_max, other.ik_error_max);
         for &bin in &other.step_error_bins {
             self.ik_errors.add_bin(bin);
@@ -457,6 +518,18 @@ pub struct Summary {
     pub foot_gap_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
+    /// Smallest distance from the body box to the surface (negative:
+    /// inside the solid).
+    pub body_clearance_min: f32,
+    /// Smallest distance from an inner joint (a knee) to the surface
+    /// (negative: inside the solid).
+    pub joint_clearance_min: f32,
+    /// Seconds (mean per creature) with the body's up more than 60° from
+    /// world up, short of pointing down past −60°: on walls.
+    pub time_on_walls: f64,
+    /// Seconds (mean per creature) with the body's up pointing down past
+    /// −60°: on ceilings.
+    pub time_on_ceilings: f64,
     /// Largest IK error.
     pub ik_error_max: f32,
     /// 99th percentile IK error (to within 3%).

@@ -658,16 +658,17 @@ impl World {
             foot_slip_max: m.foot_slip_max,
             foot_gap_max: m.foot_gap_max,
             penetration_max: m.penetration_max,
+            // Infinite only when nothing was observed yet.
+            body_clearance_min: finite_or_zero(m.body_clearance_min),
+            joint_clearance_min: finite_or_zero(m.joint_clearance_min),
+            time_on_walls: m.wall_time / count.max(1) as f64,
+            time_on_ceilings: m.ceiling_time / count.max(1) as f64,
             ik_error_max: m.ik_error_max,
             ik_error_p99: m.ik_errors.quantile(0.99),
             ik_iterations_mean: m.ik_iterations_mean(),
             bone_error_max: m.bone_error_max,
             // Infinite only when nothing was observed yet; NaN stays NaN.
-            body_height_min: if m.body_height_min.is_infinite() {
-                0.0
-            } else {
-                m.body_height_min
-            },
+            body_height_min: finite_or_zero(m.body_height_min),
             body_height_mean: m.body_height_mean(),
             tilt_error_max_deg: m.tilt_error_max_deg,
             nan_count: m.nan_count,
@@ -696,4 +697,10 @@ impl World {
             kinds: Vec::new(),
         }
     }
+}
+
+/// A minimum over a run, 0 when nothing was observed (still infinite); NaN
+/// stays NaN.
+fn finite_or_zero(min: f32) -> f32 {
+    if min.is_infinite() { 0.0 } else { min }
 }

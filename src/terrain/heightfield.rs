@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use super::TerrainSpec;
+use super::{Shape, TerrainSpec};
 
 /// A whole-cell offset of a local frame from the world's origin. Local
 /// position `p` in this frame is world position `p + (x, 0, z) × spacing`.
@@ -100,6 +100,10 @@ pub struct Heightfield {
     round: u64,
     /// Whether this round evicted a chunk the same round asked for.
     crowded: bool,
+    /// The terrain file's shapes, in file order (world coordinates).
+    shapes: Arc<[Shape]>,
+    /// The highest point of any added shape (−∞ with none).
+    shapes_top: f32,
 }
 
 impl std::fmt::Debug for Heightfield {
@@ -144,6 +148,13 @@ impl Heightfield {
             chunks_generated: 0,
             round: 0,
             crowded: false,
+            shapes: spec.shapes.iter().copied().collect(),
+            shapes_top: spec
+                .shapes
+                .iter()
+                .filter(|s| !s.subtract)
+                .map(Shape::top)
+                .fold(f32::NEG_INFINITY, f32::max),
         };
         // The initial extent, capped so it never evicts its own chunks.
         let chunk_metres = chunk_cells as f32 * spacing;
@@ -165,9 +176,15 @@ impl Heightfield {
     }
 
     /// Lowest and highest height of the extent generated at start (for
-    /// colour ramps; the terrain beyond it may go higher or lower).
+    /// colour ramps; the terrain beyond it may go higher or lower), the
+    /// tops of added shapes included.
     pub fn height_range(&self) -> (f32, f32) {
-        (self.min_height, self.max_height)
+        (self.min_height, self.max_height.max(self.shapes_top))
+    }
+
+    /// The terrain file's shapes, in file order.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.shapes
     }
 
     /// Grid spacing (metres).
@@ -419,19 +436,110 @@ impl<'a> Ground<'a> {
         Vec3::new(-dx, 1.0, -dz).normalize()
     }
 
-    /// Signed distance of `p` from the surface, approximated by the vertical
-    /// gap projected on the normal (exact on planes): positive above ground.
-    pub fn signed_distance(&self, p: Vec3) -> f32 {
-        self.distance_and_normal(p).0
+    /// Whether the world holds shapes besides the ground (otherwise every
+    /// query is the heightfield's own, the fast path).
+    #[inline]
+    pub fn has_shapes(&self) -> bool {
+        !self.field.shapes.is_empty()
     }
 
-    /// [`Ground::signed_distance`] and the normal under `p`, sharing the lookups.
-    pub fn distance_and_normal(&self, p: Vec3) -> (f32, Vec3) {
+    /// This frame's offset from the world origin, metres.
+    #[inline]
+    fn offset(&self) -> Vec3 {
+        let spacing = self.field.spacing;
+        Vec3::new(
+            self.origin.x as f32 * spacing,
+            0.0,
+            self.origin.z as f32 * spacing,
+        )
+    }
+
+    /// The heightfield's own signed distance at `p` and its normal there:
+    /// the vertical gap projected on the normal (exact on planes).
+    #[inline]
+    fn ground_distance(&self, p: Vec3) -> (f32, Vec3) {
         let normal = self.normal(p.x, p.z);
         ((p.y - self.height(p.x, p.z)) * normal.y, normal)
     }
 
-    /// The surface point below (or above) `p` along the vertical.
+    /// Signed distance of `p` from the surface: positive in the open,
+    /// negative inside the solid. The ground's part is its vertical gap
+    /// projected on its normal (exact on planes); each shape's is exact;
+    /// they combine in file order (a union takes the nearer surface, a
+    /// carve the farther).
+    pub fn signed_distance(&self, p: Vec3) -> f32 {
+        self.distance_and_normal(p).0
+    }
+
+    /// [`Ground::signed_distance`] and the surface's outward normal there
+    /// (the gradient of whichever surface the distance came from), sharing
+    /// the lookups.
+    pub fn distance_and_normal(&self, p: Vec3) -> (f32, Vec3) {
+        let (mut d, mut normal) = self.ground_distance(p);
+        if !self.has_shapes() {
+            return (d, normal);
+        }
+        let world = p + self.offset();
+        // Which shape the distance came from (None: the ground).
+        let mut from: Option<(&Shape, bool)> = None;
+        for shape in self.field.shapes.iter() {
+            let ds = shape.distance(world);
+            if shape.subtract {
+                if -ds > d {
+                    d = -ds;
+                    from = Some((shape, true));
+                }
+            } else if ds < d {
+                d = ds;
+                from = Some((shape, false));
+            }
+        }
+        if let Some((shape, carved)) = from {
+            normal = shape.normal(world);
+            if carved {
+                normal = -normal;
+            }
+        }
+        (d, normal)
+    }
+
+    /// Whether `p` is inside the solid: the last shape in file order that
+    /// holds it decides (added: solid; carved: open); outside every shape,
+    /// the ground does.
+    pub fn inside(&self, p: Vec3) -> bool {
+        if self.has_shapes() {
+            let world = p + self.offset();
+            if let Some(shape) = self.field.shapes.iter().rev().find(|s| s.contains(world)) {
+                return !shape.subtract;
+            }
+        }
+        p.y < self.height(p.x, p.z)
+    }
+
+    /// Unit outward normal of the surface nearest `p`.
+    pub fn normal_at(&self, p: Vec3) -> Vec3 {
+        self.distance_and_normal(p).1
+    }
+
+    /// The point of the surface nearest `p` (a few steps along the
+    /// distance's gradient; exact on planes and on every shape's faces).
+    pub fn closest_point(&self, p: Vec3) -> Vec3 {
+        if !p.is_finite() {
+            return p;
+        }
+        let mut q = p;
+        for _ in 0..4 {
+            let (d, n) = self.distance_and_normal(q);
+            if d.abs() < 1e-5 {
+                break;
+            }
+            q -= n * d;
+        }
+        q
+    }
+
+    /// The surface point below (or above) `p` along the vertical, on the
+    /// ground alone (the fallback for a ray that found nothing).
     pub fn project_down(&self, p: Vec3) -> RayHit {
         let point = Vec3::new(p.x, self.height(p.x, p.z), p.z);
         RayHit {
@@ -440,31 +548,101 @@ impl<'a> Ground<'a> {
         }
     }
 
+    /// The topmost surface at (x, z): a ray down from above everything there
+    /// (where creatures are set down).
+    pub fn surface_top(&self, x: f32, z: f32) -> RayHit {
+        let ground = self.height(x, z);
+        let top = ground.max(self.field.shapes_top);
+        if !top.is_finite() || !self.has_shapes() {
+            return self.project_down(Vec3::new(x, ground, z));
+        }
+        let above = Vec3::new(x, top + 1.0, z);
+        self.raycast(above, -Vec3::Y, top + 1.0 - ground + 1.0)
+            .unwrap_or_else(|| self.project_down(above))
+    }
+
     /// The first point where a ray from `origin` along `direction` meets the
-    /// surface within `max_distance`, if any. A ray starting below the surface
-    /// hits nothing.
+    /// surface within `max_distance`, if any. A ray starting inside the
+    /// solid hits nothing.
+    ///
+    /// Exact: each shape gives the stretch of the ray inside it
+    /// analytically, so the ray splits into pieces where the same shapes
+    /// hold it; in each piece the world is solid, open, or the ground (the
+    /// last shape holding it decides), and the ground's pieces are walked
+    /// cell by cell (see [`Ground::ground_hit`]).
+    pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
+        let direction = direction.try_normalize()?;
+        if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
+            return None;
+        }
+        if !self.has_shapes() {
+            if origin.y < self.height(origin.x, origin.z) {
+                return None;
+            }
+            return self.ground_hit(origin, direction, 0.0, max_distance);
+        }
+        if self.inside(origin) {
+            return None;
+        }
+        let world = origin + self.offset();
+        // Where the ray crosses a shape's surface, in order.
+        let mut crossings: Vec<f32> = Vec::with_capacity(2 * self.field.shapes.len() + 1);
+        for shape in self.field.shapes.iter() {
+            if let Some(span) = shape.span(world, direction) {
+                for t in [span.enter, span.exit] {
+                    if t > 0.0 && t < max_distance {
+                        crossings.push(t);
+                    }
+                }
+            }
+        }
+        crossings.sort_by(f32::total_cmp);
+        crossings.push(max_distance);
+        let mut from = 0.0f32;
+        for &to in &crossings {
+            if to <= from {
+                continue;
+            }
+            let middle = world + direction * (0.5 * (from + to));
+            let holder = self.field.shapes.iter().rev().find(|s| s.contains(middle));
+            match holder {
+                Some(shape) if !shape.subtract => {
+                    // Entering an added shape (the ray was in the open).
+                    return Some(RayHit {
+                        point: origin + direction * from,
+                        distance: from,
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(hit) = self.ground_hit(origin, direction, from, to) {
+                        return Some(hit);
+                    }
+                }
+            }
+            from = to;
+        }
+        None
+    }
+
+    /// Where the ray first meets the ground between `from` and `to` along
+    /// it (at `from` when it is already below the ground there).
     ///
     /// The ray walks the grid cell by cell; inside a cell the surface is a
     /// bilinear patch, so the gap between ray and surface is a quadratic in
     /// the distance along the ray and its first root is the exact hit. No
     /// bound on the terrain's slope is needed, and nothing steps through a
     /// hill.
-    pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
-        let direction = direction.try_normalize()?;
-        if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
-            return None;
-        }
-        if origin.y < self.height(origin.x, origin.z) {
-            return None;
-        }
+    fn ground_hit(&self, origin: Vec3, direction: Vec3, from: f32, to: f32) -> Option<RayHit> {
+        let start = origin + direction * from;
         let f = self.field;
         let inv = f64::from(f.inv_spacing);
-        let max = f64::from(max_distance);
+        let max = f64::from(to - from);
         // Grid coordinates relative to the local frame, in f64 so long rays
         // keep their cell arithmetic exact.
-        let (gx, gz) = (f64::from(origin.x) * inv, f64::from(origin.z) * inv);
+        let (gx, gz) = (f64::from(start.x) * inv, f64::from(start.z) * inv);
         let (dgx, dgz) = (f64::from(direction.x) * inv, f64::from(direction.z) * inv);
-        let (oy, dy) = (f64::from(origin.y), f64::from(direction.y));
+        let (oy, dy) = (f64::from(start.y), f64::from(direction.y));
         let (mut i, mut j) = (gx.floor(), gz.floor());
         let boundary = |g: f64, d: f64, cell: f64| {
             if d > 0.0 {
@@ -481,13 +659,13 @@ impl<'a> Ground<'a> {
         for _ in 0..MAX_RAY_CELLS {
             let exit = next_x.min(next_z).min(max);
             if let Some(hit) = self.cell_hit(i, j, [gx, gz, dgx, dgz, oy, dy], t, exit) {
-                let point = origin + direction * hit as f32;
+                let point = start + direction * hit as f32;
                 // Stand exactly on the interpolated surface (the root is
                 // exact up to rounding).
                 let point = Vec3::new(point.x, self.height(point.x, point.z), point.z);
                 return Some(RayHit {
                     point,
-                    distance: hit as f32,
+                    distance: from + hit as f32,
                 });
             }
             if exit >= max {

@@ -61,6 +61,8 @@ pub struct TerrainSpec {
     pub resolution: f32,
     /// The noise.
     pub noise: NoiseSpec,
+    /// Solids added to the ground or carved out of it, in file order.
+    pub shapes: Vec<super::Shape>,
 }
 
 impl NoiseSpec {
