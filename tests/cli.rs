@@ -540,7 +540,7 @@ fn check_prints_every_error_of_a_file_and_exits_2() {
         "{text}"
     );
     assert!(
-        lines[1].starts_with(&format!("error {broken}:17:8: solver.kind: ")),
+        lines[1].starts_with(&format!("error {broken}:18:8: solver.kind: ")),
         "{text}"
     );
     assert!(

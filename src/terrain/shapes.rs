@@ -256,7 +256,9 @@ mod tests {
         let origin = Vec3::new(-4.0, 3.0, -1.0);
         for s in shapes {
             for k in 0..40 {
-                let target = s.center + Vec3::new((k as f32 * 0.37).sin(), 0.3, (k as f32).cos());
+                // A point well inside the shape, whatever its yaw.
+                let wobble = Vec3::new((k as f32 * 0.37).sin(), 0.3, (k as f32).cos());
+                let target = s.center + wobble * s.half.min_element() * 0.3;
                 let d = (target - origin).normalize();
                 let Some(span) = s.span(origin, d) else {
                     panic!("{:?} missed its centre", s.kind);

@@ -54,3 +54,8 @@ pub fn shipped_terrain(name: &str) -> skitter::terrain::TerrainSpec {
         .unwrap_or_else(|| panic!("no shipped terrain {name}"));
     skitter::config::parse_terrain(built_in.name, built_in.text).unwrap()
 }
+
+/// The shipped terrains with no walls: open noise ground, where every
+/// creature (climber or not) must walk the quality drive at speed. The
+/// solid terrains (wall, overhang, canyon) have scenario tests of their own.
+pub const OPEN_GROUND: [&str; 4] = ["hills", "flat", "dunes", "rough"];

@@ -1,0 +1,204 @@
+//! The solid world: shapes in terrain files, the distance field's queries,
+//! and creatures on walls, ceilings and in a canyon (headless scenarios).
+
+mod common;
+
+use glam::Vec3;
+use skitter::config::{parse_creature, parse_script, parse_terrain};
+use skitter::headless::{self, HeadlessRun};
+use skitter::sim::Summary;
+use skitter::terrain::Heightfield;
+
+fn run(creature: &str, terrain: &str, drive: &str) -> Summary {
+    let run = HeadlessRun {
+        creature: common::shipped_creature(creature),
+        terrain: common::shipped_terrain(terrain),
+        solver: None,
+        length: None,
+        script: Some(parse_script("drive", drive).unwrap()),
+        count: 1,
+        scene: None,
+        threads: 1,
+    };
+    headless::run(&run, None).unwrap()
+}
+
+fn field(name: &str) -> Heightfield {
+    Heightfield::generate(&common::shipped_terrain(name))
+}
+
+#[test]
+fn the_wall_is_solid_and_rays_stop_on_its_faces() {
+    let wall = field("wall");
+    let ground = wall.world();
+    // Its near face is at x = 4.5, 3 m tall, on a floor at 0.
+    let hit = ground
+        .raycast(Vec3::new(0.0, 1.0, 0.0), Vec3::X, 20.0)
+        .unwrap();
+    assert!((hit.point.x - 4.5).abs() < 1e-4, "{hit:?}");
+    assert!((ground.normal_at(hit.point) - Vec3::NEG_X).length() < 1e-2);
+    // Down onto its top, and onto the floor beside it.
+    let top = ground.raycast(Vec3::new(5.0, 10.0, 0.0), -Vec3::Y, 20.0).unwrap();
+    assert!((top.point.y - 3.0).abs() < 1e-4, "{top:?}");
+    let floor = ground.raycast(Vec3::new(2.0, 10.0, 0.0), -Vec3::Y, 20.0).unwrap();
+    assert!(floor.point.y.abs() < 1e-4, "{floor:?}");
+    // Inside the wall nothing is hit, and the distance is negative.
+    assert!(ground.inside(Vec3::new(5.0, 1.0, 0.0)));
+    assert!(ground.raycast(Vec3::new(5.0, 1.0, 0.0), Vec3::X, 20.0).is_none());
+    assert!((ground.signed_distance(Vec3::new(5.0, 1.0, 0.0)) + 0.5).abs() < 1e-4);
+    // The closest point to a point in front of the wall is on its face.
+    let near = ground.closest_point(Vec3::new(4.2, 1.5, 3.0));
+    assert!((near - Vec3::new(4.5, 1.5, 3.0)).length() < 1e-3, "{near}");
+    // Creatures are set down on the top surface.
+    assert!((ground.surface_top(5.0, 0.0).point.y - 3.0).abs() < 1e-4);
+}
+
+#[test]
+fn the_overhang_has_a_room_under_its_roof() {
+    let overhang = field("overhang");
+    let ground = overhang.world();
+    // Looking up from the room's floor: the ceiling at 2.4 m; outward
+    // normal points down into the room.
+    let up = ground
+        .raycast(Vec3::new(8.0, 0.5, 0.0), Vec3::Y, 10.0)
+        .unwrap();
+    assert!((up.point.y - 2.4).abs() < 1e-4, "{up:?}");
+    assert!((ground.normal_at(up.point) - Vec3::NEG_Y).length() < 1e-2);
+    // From above, the roof at 3 m; the room is open, the block solid.
+    assert!((ground.surface_top(8.0, 0.0).point.y - 3.0).abs() < 1e-4);
+    assert!(!ground.inside(Vec3::new(8.0, 1.0, 0.0)));
+    assert!(ground.inside(Vec3::new(8.0, 2.7, 0.0)));
+    assert!(ground.inside(Vec3::new(10.5, 1.0, 0.0)), "the back wall");
+    // A ray from the spawn at floor level enters the room and meets the
+    // back wall's inner face.
+    let back = ground.raycast(Vec3::new(0.0, 1.0, 0.0), Vec3::X, 30.0).unwrap();
+    assert!((back.point.x - 10.0).abs() < 1e-4, "{back:?}");
+}
+
+/// The figures every run on a solid terrain must keep.
+fn sound(s: &Summary) -> Vec<String> {
+    let mut breaches = Vec::new();
+    let mut check = |ok: bool, what: String| {
+        if !ok {
+            breaches.push(what);
+        }
+    };
+    check(s.nan_count == 0, format!("nan_count {}", s.nan_count));
+    check(
+        s.gait_violations == 0,
+        format!("gait_violations {}", s.gait_violations),
+    );
+    check(
+        s.foot_slip_max <= 1e-3,
+        format!("foot_slip_max {}", s.foot_slip_max),
+    );
+    check(
+        s.body_clearance_min >= 0.0,
+        format!("body_clearance_min {}", s.body_clearance_min),
+    );
+    breaches
+}
+
+#[test]
+fn the_spider_climbs_the_wall_and_walks_on_over_it() {
+    let s = run("spider", "wall", "forward 40s");
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+    assert!(s.foot_gap_max <= 0.01, "gap {}", s.foot_gap_max);
+    assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
+    // Up 3 m, across the top and down the far side: well past the wall.
+    assert!(s.displacement > 12.0, "{}", s.displacement);
+}
+
+#[test]
+fn the_spider_walks_the_overhangs_ceiling_upside_down() {
+    let s = run("spider", "overhang", "forward 40s");
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+    assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
+    assert!(
+        s.time_on_ceilings > 2.0,
+        "on ceilings {} s",
+        s.time_on_ceilings
+    );
+}
+
+#[test]
+fn the_biped_stops_before_the_wall_without_touching_it() {
+    let s = run("biped", "wall", "forward 30s");
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+    assert_eq!(s.time_on_walls, 0.0);
+    assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
+    // It walked up to the wall (face at 4.5 m) and stopped there.
+    assert!(
+        (2.5..4.5).contains(&s.displacement),
+        "{}",
+        s.displacement
+    );
+}
+
+#[test]
+fn every_creature_walks_the_canyon_between_its_walls() {
+    let mut failures = Vec::new();
+    for c in skitter::config::CREATURES {
+        let s = run(c.name, "canyon", "forward 30s");
+        for breach in sound(&s) {
+            failures.push(format!("{}: {breach}", c.name));
+        }
+        let wanted = 0.5 * f64::from(s.speed) * 28.0;
+        if s.displacement < wanted {
+            failures.push(format!(
+                "{}: moved {:.1} m, wanted {wanted:.1}",
+                c.name, s.displacement
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn creature_files_say_which_surfaces_they_walk_on() {
+    let spider = common::shipped_creature("spider");
+    assert_eq!(spider.body.surface, skitter::creature::Surface::Any);
+    let biped = common::shipped_creature("biped");
+    assert_eq!(biped.body.surface, skitter::creature::Surface::Ground);
+    assert!((biped.body.max_slope.to_degrees() - 50.0).abs() < 1e-4);
+    let text = skitter::config::CREATURES[0]
+        .text
+        .replace("surface = \"any\"", "surface = \"walls\"\nmax_slope = 95");
+    let err = parse_creature("bad.toml", &text).unwrap_err().to_string();
+    assert!(err.contains("body.surface") && err.contains("\"any\""), "{err}");
+    assert!(err.contains("body.max_slope") && err.contains("1 to 89"), "{err}");
+}
+
+#[test]
+fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
+    let text = "name = \"t\"\n\
+                [[shapes]]\nkind = \"cube\"\ncenter = [0.0, 0.0, 0.0]\n\
+                [[shapes]]\nkind = \"box\"\ncenter = [0.0, 0.0, 0.0]\nradius = 2.0\n\
+                [[shapes]]\nkind = \"cylinder\"\ncenter = [0.0, 0.0, 0.0]\nradius = -1.0\n\
+                [[shapes]]\nkind = \"sphere\"\ncenter = [0.0, 1e9, 0.0]\nradius = 1.0\nyaw = 30.0\n";
+    let err = parse_terrain("t.toml", text).unwrap_err();
+    let all = err.to_string();
+    for (line, field, says) in [
+        (3, "shapes[0].kind", "valid: \"box\", \"sphere\", \"cylinder\""),
+        (8, "shapes[1].radius", "a box takes `size`"),
+        (6, "shapes[1].size", "needs `size = [x, y, z]`"),
+        (12, "shapes[2].radius", "from above 0"),
+        (10, "shapes[2].height", "needs `height`"),
+        (15, "shapes[3].center", "within"),
+        (17, "shapes[3].yaw", "no yaw"),
+    ] {
+        let found = err
+            .all()
+            .find(|e| e.field.as_deref() == Some(field))
+            .unwrap_or_else(|| panic!("no error for {field}: {all}"));
+        assert_eq!(found.line, Some(line), "{field}: {all}");
+        assert!(found.to_string().contains(says), "{field}: {all}");
+    }
+    // A good file with shapes is summarised with them.
+    let ok = parse_terrain(
+        "ok.toml",
+        "name = \"ok\"\n[[shapes]]\nkind = \"sphere\"\ncenter = [0.0, 0.0, 0.0]\nradius = 1.0\n",
+    )
+    .unwrap();
+    assert_eq!(ok.shapes.len(), 1);
+}
