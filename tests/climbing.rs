@@ -38,13 +38,21 @@ fn the_wall_is_solid_and_rays_stop_on_its_faces() {
     assert!((hit.point.x - 4.5).abs() < 1e-4, "{hit:?}");
     assert!((ground.normal_at(hit.point) - Vec3::NEG_X).length() < 1e-2);
     // Down onto its top, and onto the floor beside it.
-    let top = ground.raycast(Vec3::new(5.0, 10.0, 0.0), -Vec3::Y, 20.0).unwrap();
+    let top = ground
+        .raycast(Vec3::new(5.0, 10.0, 0.0), -Vec3::Y, 20.0)
+        .unwrap();
     assert!((top.point.y - 3.0).abs() < 1e-4, "{top:?}");
-    let floor = ground.raycast(Vec3::new(2.0, 10.0, 0.0), -Vec3::Y, 20.0).unwrap();
+    let floor = ground
+        .raycast(Vec3::new(2.0, 10.0, 0.0), -Vec3::Y, 20.0)
+        .unwrap();
     assert!(floor.point.y.abs() < 1e-4, "{floor:?}");
     // Inside the wall nothing is hit, and the distance is negative.
     assert!(ground.inside(Vec3::new(5.0, 1.0, 0.0)));
-    assert!(ground.raycast(Vec3::new(5.0, 1.0, 0.0), Vec3::X, 20.0).is_none());
+    assert!(
+        ground
+            .raycast(Vec3::new(5.0, 1.0, 0.0), Vec3::X, 20.0)
+            .is_none()
+    );
     assert!((ground.signed_distance(Vec3::new(5.0, 1.0, 0.0)) + 0.5).abs() < 1e-4);
     // The closest point to a point in front of the wall is on its face.
     let near = ground.closest_point(Vec3::new(4.2, 1.5, 3.0));
@@ -71,7 +79,9 @@ fn the_overhang_has_a_room_under_its_roof() {
     assert!(ground.inside(Vec3::new(10.5, 1.0, 0.0)), "the back wall");
     // A ray from the spawn at floor level enters the room and meets the
     // back wall's inner face.
-    let back = ground.raycast(Vec3::new(0.0, 1.0, 0.0), Vec3::X, 30.0).unwrap();
+    let back = ground
+        .raycast(Vec3::new(0.0, 1.0, 0.0), Vec3::X, 30.0)
+        .unwrap();
     assert!((back.point.x - 10.0).abs() < 1e-4, "{back:?}");
 }
 
@@ -128,11 +138,7 @@ fn the_biped_stops_before_the_wall_without_touching_it() {
     assert_eq!(s.time_on_walls, 0.0);
     assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
     // It walked up to the wall (face at 4.5 m) and stopped there.
-    assert!(
-        (2.5..4.5).contains(&s.displacement),
-        "{}",
-        s.displacement
-    );
+    assert!((2.5..4.5).contains(&s.displacement), "{}", s.displacement);
 }
 
 #[test]
@@ -165,8 +171,14 @@ fn creature_files_say_which_surfaces_they_walk_on() {
         .text
         .replace("surface = \"any\"", "surface = \"walls\"\nmax_slope = 95");
     let err = parse_creature("bad.toml", &text).unwrap_err().to_string();
-    assert!(err.contains("body.surface") && err.contains("\"any\""), "{err}");
-    assert!(err.contains("body.max_slope") && err.contains("1 to 89"), "{err}");
+    assert!(
+        err.contains("body.surface") && err.contains("\"any\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("body.max_slope") && err.contains("1 to 89"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -179,7 +191,11 @@ fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
     let err = parse_terrain("t.toml", text).unwrap_err();
     let all = err.to_string();
     for (line, field, says) in [
-        (3, "shapes[0].kind", "valid: \"box\", \"sphere\", \"cylinder\""),
+        (
+            3,
+            "shapes[0].kind",
+            "valid: \"box\", \"sphere\", \"cylinder\"",
+        ),
         (8, "shapes[1].radius", "a box takes `size`"),
         (6, "shapes[1].size", "needs `size = [x, y, z]`"),
         (12, "shapes[2].radius", "from above 0"),

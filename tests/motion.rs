@@ -40,7 +40,10 @@ fn every_pair_moves_naturally(factor: f32) {
     for c in CREATURES {
         let text = scale_speed(c.text, factor);
         let spec = parse_creature(c.name, &text).unwrap();
-        for t in TERRAINS.iter().filter(|t| common::OPEN_GROUND.contains(&t.name)) {
+        for t in TERRAINS
+            .iter()
+            .filter(|t| common::OPEN_GROUND.contains(&t.name))
+        {
             let s = drive(spec.clone(), terrain(t.name), QUALITY_DRIVE);
             for breach in quality_breaches(&s).into_iter().chain(motion_breaches(&s)) {
                 failures.push(format!("{} ×{factor} on {}: {breach}", c.name, t.name));

@@ -28,7 +28,10 @@ fn world(creature_name: &str, terrain_name: &str, count: usize) -> World {
 fn every_shipped_creature_walks_every_shipped_terrain_cleanly() {
     let script = parse_script("quality", QUALITY_DRIVE).unwrap();
     let mut failures = Vec::new();
-    for t in TERRAINS.iter().filter(|t| common::OPEN_GROUND.contains(&t.name)) {
+    for t in TERRAINS
+        .iter()
+        .filter(|t| common::OPEN_GROUND.contains(&t.name))
+    {
         for c in CREATURES {
             let spec = creature(c.name);
             let speed = spec.walk_speed();

@@ -10,9 +10,8 @@ use toml::Spanned;
 use super::error::{ConfigError, Errors, Source, Warning};
 use super::fields::{Check, Document, finite_vec3};
 use crate::creature::{
-    Surface,
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec, LegSpec,
-    OrientationSource, SolverSpec, try_rest_chain,
+    OrientationSource, SolverSpec, Surface, try_rest_chain,
 };
 use crate::ik::{JointLimit, SolverKind};
 

@@ -90,7 +90,8 @@ pub const CREATURES: &[BuiltIn] =
     built_ins!("creatures": "spider", "biped", "hexapod", "strider", "octopod", "centipede");
 
 /// The shipped terrains; the first is the default.
-pub const TERRAINS: &[BuiltIn] = built_ins!("terrain": "hills", "flat", "dunes", "rough", "wall", "overhang", "canyon");
+pub const TERRAINS: &[BuiltIn] =
+    built_ins!("terrain": "hills", "flat", "dunes", "rough", "wall", "overhang", "canyon");
 
 /// The default creature (the thesis spider).
 pub fn default_creature() -> CreatureSpec {

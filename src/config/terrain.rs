@@ -377,7 +377,12 @@ fn parse_shapes(check: &Check<'_>, files: &[ShapeFile], errors: &mut Errors) -> 
 }
 
 /// One `[[shapes]]` entry, or `None` with its errors recorded.
-fn parse_shape(check: &Check<'_>, i: usize, file: &ShapeFile, errors: &mut Errors) -> Option<Shape> {
+fn parse_shape(
+    check: &Check<'_>,
+    i: usize,
+    file: &ShapeFile,
+    errors: &mut Errors,
+) -> Option<Shape> {
     let field = |key: &str| format!("shapes[{i}].{key}");
     let before = errors.len();
     let kind = ShapeKind::ALL
@@ -428,12 +433,23 @@ fn parse_shape(check: &Check<'_>, i: usize, file: &ShapeFile, errors: &mut Error
     };
     let half = match kind {
         Some(ShapeKind::Box) => {
-            refuse(file.radius.as_ref(), "radius", "a box takes `size` [x, y, z]", errors);
-            refuse(file.height.as_ref(), "height", "a box takes `size` [x, y, z]", errors);
+            refuse(
+                file.radius.as_ref(),
+                "radius",
+                "a box takes `size` [x, y, z]",
+                errors,
+            );
+            refuse(
+                file.height.as_ref(),
+                "height",
+                "a box takes `size` [x, y, z]",
+                errors,
+            );
             match &file.size {
                 Some(size) => {
                     let v = Vec3::from_array(*size.get_ref());
-                    if v.is_finite() && v.min_element() > 0.0 && v.max_element() <= MAX_SHAPE_METRES {
+                    if v.is_finite() && v.min_element() > 0.0 && v.max_element() <= MAX_SHAPE_METRES
+                    {
                         Some(v * 0.5)
                     } else {
                         errors.push(check.at(
@@ -448,7 +464,11 @@ fn parse_shape(check: &Check<'_>, i: usize, file: &ShapeFile, errors: &mut Error
                     }
                 }
                 None => {
-                    needs("size", "a box needs `size = [x, y, z]` (full extents, metres)", errors);
+                    needs(
+                        "size",
+                        "a box needs `size = [x, y, z]` (full extents, metres)",
+                        errors,
+                    );
                     None
                 }
             }
@@ -457,7 +477,12 @@ fn parse_shape(check: &Check<'_>, i: usize, file: &ShapeFile, errors: &mut Error
             if let Some(size) = &file.size {
                 errors.push(check.at(size, field("size"), "a sphere takes `radius`, not `size`"));
             }
-            refuse(file.height.as_ref(), "height", "a sphere takes only `radius`", errors);
+            refuse(
+                file.height.as_ref(),
+                "height",
+                "a sphere takes only `radius`",
+                errors,
+            );
             match &file.radius {
                 Some(r) => length(r, "radius", errors).map(Vec3::splat),
                 None => {
@@ -484,7 +509,11 @@ fn parse_shape(check: &Check<'_>, i: usize, file: &ShapeFile, errors: &mut Error
             let height = match &file.height {
                 Some(h) => length(h, "height", errors),
                 None => {
-                    needs("height", "a cylinder needs `height` (metres, along its vertical axis)", errors);
+                    needs(
+                        "height",
+                        "a cylinder needs `height` (metres, along its vertical axis)",
+                        errors,
+                    );
                     None
                 }
             };

@@ -132,7 +132,8 @@ impl Creature {
                 // A wall between the hip and the ray's start: the ray would
                 // start inside it or find the floor beyond it.
                 let level = rest + up * (hip - rest).dot(up);
-                candidates[0] = terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach);
+                candidates[0] =
+                    terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach);
                 let beside = self.usable(terrain, candidates[0], climber);
                 if beside.is_none() || !climber {
                     candidates[0] = None;

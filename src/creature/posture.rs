@@ -373,6 +373,10 @@ impl Creature {
 pub fn body_corners(body: &Body, half: Vec3) -> [Vec3; 8] {
     std::array::from_fn(|k| {
         let sign = |bit: usize| if k & bit == 0 { 1.0 } else { -1.0 };
-        body.to_world(Vec3::new(sign(1) * half.x, sign(2) * half.y, sign(4) * half.z))
+        body.to_world(Vec3::new(
+            sign(1) * half.x,
+            sign(2) * half.y,
+            sign(4) * half.z,
+        ))
     })
 }

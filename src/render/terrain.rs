@@ -37,9 +37,79 @@ const BAND_SAMPLES: usize = 5;
 /// viewer: its feet stand on ground anywhere across that depth.
 pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, band: f32) {
     match projection.kind {
-        ViewKind::Top => plan(grid, terrain, projection),
-        ViewKind::Side | ViewKind::Front => profile(grid, terrain, projection, band),
+        ViewKind::Top => {
+            plan(grid, terrain, projection);
+            if terrain.has_shapes() {
+                plan_shapes(grid, terrain, projection);
+            }
+        }
+        ViewKind::Side | ViewKind::Front => {
+            profile(grid, terrain, projection, band);
+            if terrain.has_shapes() {
+                section(grid, terrain, projection);
+            }
+        }
         ViewKind::Perspective => surface(grid, terrain, projection),
+    }
+}
+
+/// Solid shapes seen from above: `%` where a shape's top is the surface,
+/// `&` where that top is a roof with open space under it (a room, an
+/// overhang), `#`-free so the inspected leg stays apart. Drawn at the top
+/// surface's depth, so creatures on a roof show over it and creatures
+/// under it are hidden by it.
+fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
+    for row in 0..grid.height() {
+        for col in 0..grid.width() {
+            let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
+            let ground = terrain.height(p.x, p.z);
+            let top = terrain.surface_top(p.x, p.z).point;
+            if top.y <= ground + 0.02 {
+                continue;
+            }
+            let roofed = !terrain.inside(Vec3::new(p.x, ground + 0.3, p.z));
+            let depth = (top - projection.origin).dot(projection.forward);
+            grid.plot(
+                col as i32,
+                row as i32,
+                Cell {
+                    ch: if roofed { '&' } else { '%' },
+                    ink: brightness(if roofed { 0.45 } else { 0.75 }),
+                    depth,
+                },
+            );
+        }
+    }
+}
+
+/// Side and front views of a solid world: the section through the focus,
+/// solid drawn as solid (`%` for shapes, the ground's fill where a shape
+/// carves none), open space left open, so walls and ceilings show as such.
+fn section(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
+    for row in 0..grid.height() {
+        for col in 0..grid.width() {
+            let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
+            let solid = terrain.inside(p);
+            let ground = p.y < terrain.height(p.x, p.z);
+            if solid == ground {
+                continue;
+            }
+            let cell = if solid {
+                Cell {
+                    ch: '%',
+                    ink: brightness(0.6),
+                    depth: 0.0,
+                }
+            } else {
+                // Carved out of the ground: open.
+                Cell {
+                    ch: ' ',
+                    ink: brightness(0.0),
+                    depth: 0.0,
+                }
+            };
+            grid.plot(col as i32, row as i32, cell);
+        }
     }
 }
 

@@ -307,7 +307,14 @@ impl Metrics {
         let half = creature.spec().body.size * 0.5;
         let mut body_clearance = height;
         for corner in crate::creature::body_corners(body, half) {
-            body_clearance = min_or_nan(body_clearance, terrain.signed_distance(corner));
+            let d = if terrain.has_shapes() {
+                terrain.signed_distance(corner)
+            } else {
+                // Open ground: the corner's vertical gap on the normal
+                // under the body (one lookup, not five, a corner).
+                (corner.y - terrain.height(corner.x, corner.z)) * normal.y
+            };
+            body_clearance = min_or_nan(body_clearance, d);
         }
         self.body_clearance_min = min_or_nan(self.body_clearance_min, body_clearance);
         self.body_height_min = min_or_nan(self.body_height_min, height);
@@ -432,8 +439,7 @@ impl Metrics {
         self.foot_gap_max = max_or_nan(self.foot_gap_max, other.foot_gap_max);
         self.penetration_max = max_or_nan(self.penetration_max, other.penetration_max);
         self.body_clearance_min = min_or_nan(self.body_clearance_min, other.body_clearance_min);
-        self.joint_clearance_min =
-            min_or_nan(self.joint_clearance_min, other.joint_clearance_min);
+        self.joint_clearance_min = min_or_nan(self.joint_clearance_min, other.joint_clearance_min);
         self.wall_time += other.wall_time;
         self.ceiling_time += other.ceiling_time;
         self.ik_error_max = max_or_nan(self.ik_error_max, other.ik_error_max);

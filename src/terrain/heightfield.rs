@@ -483,6 +483,12 @@ impl<'a> Ground<'a> {
         // Which shape the distance came from (None: the ground).
         let mut from: Option<(&Shape, bool)> = None;
         for shape in self.field.shapes.iter() {
+            // A lower bound on the shape's distance from its bounding ball:
+            // a shape that cannot change the distance here is skipped.
+            let bound = (world - shape.center).length() - shape.bounding_radius();
+            if (shape.subtract && bound >= -d) || (!shape.subtract && bound >= d) {
+                continue;
+            }
             let ds = shape.distance(world);
             if shape.subtract {
                 if -ds > d {
@@ -509,7 +515,10 @@ impl<'a> Ground<'a> {
     pub fn inside(&self, p: Vec3) -> bool {
         if self.has_shapes() {
             let world = p + self.offset();
-            if let Some(shape) = self.field.shapes.iter().rev().find(|s| s.contains(world)) {
+            if let Some(shape) = self.field.shapes.iter().rev().find(|s| {
+                (world - s.center).length_squared() <= s.bounding_radius().powi(2)
+                    && s.contains(world)
+            }) {
                 return !shape.subtract;
             }
         }
@@ -604,7 +613,10 @@ impl<'a> Ground<'a> {
                 continue;
             }
             let middle = world + direction * (0.5 * (from + to));
-            let holder = self.field.shapes.iter().rev().find(|s| s.contains(middle));
+            let holder = self.field.shapes.iter().rev().find(|s| {
+                (middle - s.center).length_squared() <= s.bounding_radius().powi(2)
+                    && s.contains(middle)
+            });
             match holder {
                 Some(shape) if !shape.subtract => {
                     // Entering an added shape (the ray was in the open).
