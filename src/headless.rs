@@ -361,6 +361,8 @@ pub struct TraceLeg {
     pub desired: [f64; 3],
     /// Chain end after IK, world coordinates.
     pub end: [f64; 3],
+    /// Every joint of the chain after IK, hip first, world coordinates.
+    pub joints: Vec<[f64; 3]>,
     /// Solver used.
     pub solver: String,
     /// IK iterations.
@@ -402,6 +404,12 @@ impl TraceLine {
                             foot: c.to_world_f64(spacing, leg.foot),
                             desired: c.to_world_f64(spacing, leg.desired),
                             end: c.to_world_f64(spacing, leg.chain.end()),
+                            joints: leg
+                                .chain
+                                .joints()
+                                .iter()
+                                .map(|j| c.to_world_f64(spacing, *j))
+                                .collect(),
                             solver: leg.solver.to_string(),
                             iterations: leg.report.iterations,
                             error: leg.report.error,

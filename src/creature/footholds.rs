@@ -127,7 +127,7 @@ impl Creature {
             };
             let origin = rest + up * above;
             let down = terrain.raycast(origin, -up, length);
-            let mut candidates = [None; 3];
+            let mut candidates = [None; 2 + EDGE_DEPTHS.len()];
             if walls {
                 // A wall between the hip and the ray's start: the ray would
                 // start inside it or find the floor beyond it.
@@ -140,22 +140,25 @@ impl Creature {
                 }
             }
             candidates[1] = self.usable(terrain, down, climber);
-            if climber && walls {
+            if climber && walls && candidates[1].is_none() {
                 // Round a convex edge: from below the rest point, back toward
-                // the body under the hip.
-                let depth = self.spec.body.height + 0.5 * reach;
-                let below = rest - up * depth;
-                let under_hip = hip - up * (hip - below).dot(up);
-                if below.distance(under_hip) > 1e-3 && !terrain.inside(below) {
-                    candidates[2] = terrain.raycast(
-                        below,
-                        under_hip - below,
-                        below.distance(under_hip) + reach,
-                    );
+                // the body under the hip, at a few depths (the face round
+                // the edge may be a thin lip or a deep wall).
+                for (slot, share) in EDGE_DEPTHS.iter().enumerate() {
+                    let depth = share * (self.spec.body.height + 0.5 * reach);
+                    let below = rest - up * depth;
+                    let under_hip = hip - up * (hip - below).dot(up);
+                    if below.distance(under_hip) > 1e-3 && !terrain.inside(below) {
+                        candidates[2 + slot] = terrain.raycast(
+                            below,
+                            under_hip - below,
+                            below.distance(under_hip) + reach,
+                        );
+                    }
                 }
             }
             for hit in candidates.into_iter().flatten() {
-                let stretch = hit.point.distance(hip) / reach;
+                let stretch = reach_needed(terrain, hip, hit.point) / reach;
                 let found = Foothold { hit, pull };
                 if stretch <= limit {
                     return found;
@@ -224,3 +227,27 @@ impl Creature {
         }
     }
 }
+
+/// How much leg it takes to put a foot at `point` from `hip`: the straight
+/// distance, or in a solid world, when that line passes through the solid
+/// (a foothold round an edge), the way over the edge: to where the line
+/// meets the surface, and from there to the foot.
+pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 {
+    let line = point - hip;
+    let length = line.length();
+    if terrain.has_shapes()
+        && length > 2.0 * EDGE_SLACK
+        && let Some(hit) = terrain.raycast(hip, line, length - EDGE_SLACK)
+    {
+        return hit.distance + hit.point.distance(point);
+    }
+    length
+}
+
+/// Depths below a climber's rest point (as shares of its ride height and
+/// half its reach) from which rays bend back round a convex edge.
+const EDGE_DEPTHS: [f32; 3] = [0.3, 0.6, 1.0];
+
+/// How near the foothold a line from the hip may meet the surface and
+/// still count as reaching it straight (metres).
+const EDGE_SLACK: f32 = 0.02;

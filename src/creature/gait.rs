@@ -154,6 +154,10 @@ fn choose_group(rule: &GaitRule<'_>, candidates: &[StepCandidate], group: usize)
     chosen
 }
 
+/// A planted foot its leg misses by more than this (metres) is hanging: it
+/// steps at once.
+const HANGING_FOOT: f32 = 0.005;
+
 impl Creature {
     /// Stage 3: decides which legs lift now and starts their swings.
     pub(super) fn start_steps(&mut self, terrain: &Ground<'_>, dt: f32) {
@@ -176,7 +180,12 @@ impl Creature {
             // the foot already is (a foothold deep in a gully): stepping
             // would land on the same spot, over and over.
             let can_improve = off_target > 0.25 * threshold;
-            let urgency = if stretch > OVERREACH_FRACTION && can_improve {
+            let urgency = if leg.report.error > HANGING_FOOT {
+                // The leg no longer reaches its planted foot (the body
+                // rounded an edge away from it): it is not standing, so it
+                // steps before anything else, wherever its foothold is.
+                20.0 + stretch
+            } else if stretch > OVERREACH_FRACTION && can_improve {
                 // About to lose the foot: step before anything else.
                 10.0 + stretch
             } else if stretch > SLOW_DOWN_STRETCH && can_improve {

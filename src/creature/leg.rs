@@ -5,6 +5,7 @@ use glam::Vec3;
 
 use super::state::solver_slot;
 use super::{Creature, LegSpec, leg_enters_body};
+use crate::terrain::Ground;
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
 };
@@ -12,6 +13,24 @@ use crate::ik::{
 /// A solve that leaves any bone further than this fraction of the leg's reach
 /// from its length is repaired (and counted): legs never visibly stretch.
 pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
+
+/// Least distance (metres) the inner joints keep from a solid world's
+/// surface before the leg is solved again with its pole pushed out.
+const KNEE_CLEARANCE: f32 = 0.005;
+/// Solves tried to bring a dipping knee out (alternately from the current
+/// pose and from the rest pose).
+const KNEE_ATTEMPTS: usize = 4;
+
+/// The inner joint (not the hip, not the foot) nearest the surface or
+/// deepest in it: its signed distance and where it is.
+fn deepest_joint(terrain: &Ground<'_>, chain: &Chain) -> Option<(f32, Vec3)> {
+    let joints = chain.joints();
+    let inner = joints.get(1..joints.len().saturating_sub(1))?;
+    inner
+        .iter()
+        .map(|&j| (terrain.signed_distance(j), j))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
 
 /// Whether a foot is planted or in the air.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -119,7 +138,7 @@ pub fn try_rest_chain(leg: &LegSpec) -> Result<Chain, IkError> {
 impl Creature {
     /// Poses leg `i` for its foot; true when the solver left a bone off its
     /// length and the pose was repaired.
-    pub(super) fn solve_leg(&mut self, i: usize) -> bool {
+    pub(super) fn solve_leg(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
         let leg_spec = &self.spec.legs[i];
         let hip = self.body.to_world(leg_spec.mount);
         let pole = leg_spec.pole.map(|p| self.body.to_world(p));
@@ -160,6 +179,69 @@ impl Creature {
             enters_body = leg_enters_body(&self.body, half, leg);
         }
         leg.enters_body = enters_body;
+        if terrain.has_shapes() && !enters_body {
+            self.keep_knees_out(terrain, i, &params);
+        }
         repair
+    }
+
+    /// In a solid world, a pose whose inner joints (knees, ankles) dip into
+    /// the surface (a leg reaching round an edge) is solved again with its
+    /// pole out of the surface at the deepest joint, from the current pose
+    /// and from the rest pose; the pose whose deepest joint stands farthest
+    /// out is kept, provided it reaches the foot as well, keeps its bones and
+    /// stays out of the body.
+    fn keep_knees_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) {
+        let Some((mut depth, mut deepest)) = deepest_joint(terrain, &self.legs[i].chain) else {
+            return;
+        };
+        if depth >= KNEE_CLEARANCE {
+            return;
+        }
+        let half = self.spec.body.size * 0.5;
+        let reach = self.legs[i].chain.reach();
+        let kind = self.legs[i].solver;
+        for attempt in 0..KNEE_ATTEMPTS {
+            let normal = terrain.normal_at(deepest);
+            let leg = &self.legs[i];
+            let from_rest = attempt % 2 == 1;
+            let mut chain = if from_rest {
+                let mut fresh = self.rest[i].clone();
+                fresh.rotate_about_root(self.body.orientation);
+                fresh.set_root(leg.chain.root());
+                fresh.set_rest_frame(self.body.orientation);
+                fresh
+            } else {
+                leg.chain.clone()
+            };
+            let pushed = SolveParams {
+                pole: Some(deepest + normal * reach),
+                ..*params
+            };
+            let solver = self.solvers[solver_slot(kind)].get_or_insert_with(|| kind.build());
+            let report = solver.solve(&mut chain, leg.foot, &pushed);
+            if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
+                || report.error > leg.report.error.max(params.tolerance)
+            {
+                continue;
+            }
+            let Some((d, joint)) = deepest_joint(terrain, &chain) else {
+                continue;
+            };
+            let candidate = Leg {
+                chain,
+                report,
+                ..leg.clone()
+            };
+            if d > depth && !leg_enters_body(&self.body, half, &candidate) {
+                self.legs[i].chain = candidate.chain;
+                self.legs[i].report = report;
+                depth = d;
+                deepest = joint;
+                if depth >= KNEE_CLEARANCE {
+                    return;
+                }
+            }
+        }
     }
 }

@@ -318,7 +318,7 @@ impl Creature {
         }
         for i in 0..self.legs.len() {
             // Rest poses are exact, so nothing needs repairing here.
-            self.solve_leg(i);
+            self.solve_leg(terrain, i);
             self.legs[i].planted_end = Some(self.legs[i].chain.end());
         }
     }
@@ -364,7 +364,7 @@ impl Creature {
         events.touchdowns = self.advance_swings(terrain, dt);
         self.update_posture(terrain, dt);
         for i in 0..self.legs.len() {
-            events.ik_repairs += u32::from(self.solve_leg(i));
+            events.ik_repairs += u32::from(self.solve_leg(terrain, i));
             let leg = &mut self.legs[i];
             if leg.is_grounded() && leg.planted_end.is_none() {
                 leg.planted_end = Some(leg.chain.end());

@@ -12,7 +12,9 @@
 use glam::Vec3;
 
 use super::Creature;
+use super::footholds::reach_needed;
 use super::leg::LegPhase;
+use super::spec::FOOTHOLD_STRETCH;
 use crate::math::move_towards;
 use crate::terrain::Ground;
 
@@ -22,6 +24,9 @@ const SWING_CLEARANCE: f32 = 0.02;
 /// multiple of the foot's mean speed over its swing; it slows to zero at
 /// touchdown.
 const CORRECTION_SHARE: f32 = 0.5;
+/// A swinging foot stays within this fraction of its leg's reach from the
+/// hip (in a solid world, where a swing rounds edges).
+const SWING_REACH: f32 = 0.97;
 /// Points along the path checked for clearance.
 const CLEARANCE_SAMPLES: usize = 7;
 /// Height of the arc: p²(1 − p)³ scaled to peak at 1 (at p = 0.4).
@@ -145,6 +150,30 @@ impl Creature {
                 ));
             }
             if progress >= 1.0 {
+                // In a solid world the body may round an edge during the
+                // swing, leaving the landing point out of reach (or only
+                // through the corner): the foot swings on to the foothold
+                // it can reach now, rather than plant where its leg cannot
+                // stand.
+                let hip = self.body.to_world(leg_spec.mount);
+                let reach = leg_spec.reach();
+                if terrain.has_shapes()
+                    && reach_needed(terrain, hip, to) > SWING_REACH * reach
+                    && reach_needed(terrain, hip, leg.desired) <= FOOTHOLD_STRETCH * reach
+                    && leg.desired.distance(to) > 0.01
+                {
+                    let from = leg.foot;
+                    let to = leg.desired;
+                    let lift = needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach);
+                    leg.phase = LegPhase::Swinging {
+                        from,
+                        to,
+                        progress: 0.0,
+                        duration: gait.min_step_duration,
+                        lift,
+                    };
+                    continue;
+                }
                 leg.foot = to;
                 leg.phase = LegPhase::Grounded;
                 touchdowns += 1;
@@ -157,6 +186,15 @@ impl Creature {
                 let (d, normal) = terrain.distance_and_normal(foot);
                 if d < least {
                     foot += normal * (least - d);
+                }
+                // Round an edge the straight line to a far foothold would
+                // stretch the leg through the corner: the foot stays within
+                // reach of its hip, and the knees can bend out of the solid.
+                let hip = self.body.to_world(leg_spec.mount);
+                let most = SWING_REACH * leg_spec.reach();
+                let out = foot - hip;
+                if out.length() > most {
+                    foot = hip + out.normalize_or_zero() * most;
                 }
             } else {
                 let lowest = terrain.height(foot.x, foot.z) + least;

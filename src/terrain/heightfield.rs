@@ -540,11 +540,25 @@ impl<'a> Ground<'a> {
         for _ in 0..4 {
             let (d, n) = self.distance_and_normal(q);
             if d.abs() < 1e-5 {
-                break;
+                return q;
             }
             q -= n * d;
         }
-        q
+        if self.signed_distance(q).abs() < 1e-3 || !self.has_shapes() {
+            return q;
+        }
+        // Where a carve meets an addition the distance is only a bound,
+        // and the steps can circle without landing (a room's rim): the
+        // nearest of the hits of rays from `p` along its normal and the six
+        // axes is on the surface, exactly.
+        let (d, n) = self.distance_and_normal(p);
+        let start = if d < 0.0 { p + n * (0.01 - d) } else { p };
+        let length = d.abs() * 4.0 + 0.5;
+        [-n, Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z]
+            .into_iter()
+            .filter_map(|direction| self.raycast(start, direction, length))
+            .min_by(|a, b| a.point.distance(p).total_cmp(&b.point.distance(p)))
+            .map_or(q, |hit| hit.point)
     }
 
     /// The surface point below (or above) `p` along the vertical, on the
