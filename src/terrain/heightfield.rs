@@ -475,38 +475,75 @@ impl<'a> Ground<'a> {
     /// (the gradient of whichever surface the distance came from), sharing
     /// the lookups.
     pub fn distance_and_normal(&self, p: Vec3) -> (f32, Vec3) {
-        let (mut d, mut normal) = self.ground_distance(p);
         if !self.has_shapes() {
-            return (d, normal);
+            return self.ground_distance(p);
         }
         let world = p + self.offset();
-        // Which shape the distance came from (None: the ground).
-        let mut from: Option<(&Shape, bool)> = None;
+        // Folding the shapes in file order (min for an addition, max for a
+        // carve) onto the ground's distance x gives min(max(x, lo), hi):
+        // the ground's distance is needed (and its normal looked up) only
+        // when it falls between the two.
+        let (mut lo, mut lo_from) = (f32::NEG_INFINITY, None);
+        let (mut hi, mut hi_from) = (f32::INFINITY, None);
         for shape in self.field.shapes.iter() {
             // A lower bound on the shape's distance from its bounding ball:
-            // a shape that cannot change the distance here is skipped.
+            // a shape that cannot change either bound is skipped.
             let bound = (world - shape.center).length() - shape.bounding_radius();
-            if (shape.subtract && bound >= -d) || (!shape.subtract && bound >= d) {
+            if (shape.subtract && -bound <= lo) || (!shape.subtract && bound >= hi) {
                 continue;
             }
             let ds = shape.distance(world);
+            let (v, from) = if shape.subtract {
+                (-ds, Some((shape, true)))
+            } else {
+                (ds, Some((shape, false)))
+            };
             if shape.subtract {
-                if -ds > d {
-                    d = -ds;
-                    from = Some((shape, true));
+                if v > lo {
+                    (lo, lo_from) = (v, from);
                 }
-            } else if ds < d {
-                d = ds;
-                from = Some((shape, false));
+                if v > hi {
+                    (hi, hi_from) = (v, from);
+                }
+            } else {
+                if v < hi {
+                    (hi, hi_from) = (v, from);
+                }
+                if v < lo {
+                    (lo, lo_from) = (v, from);
+                }
             }
         }
-        if let Some((shape, carved)) = from {
-            normal = shape.normal(world);
-            if carved {
-                normal = -normal;
+        let shape_normal = |from: Option<(&Shape, bool)>| {
+            from.map(|(shape, carved)| {
+                let n = shape.normal(world);
+                if carved { -n } else { n }
+            })
+        };
+        // The ground's distance lies between 0 and its vertical gap.
+        let gap = p.y - self.height(p.x, p.z);
+        if gap.min(0.0) >= hi {
+            if let Some(n) = shape_normal(hi_from) {
+                return (hi, n);
             }
         }
-        (d, normal)
+        if gap.max(0.0) <= lo {
+            if let Some(n) = shape_normal(lo_from) {
+                return (lo, n);
+            }
+        }
+        let (ground, normal) = self.ground_distance(p);
+        if ground >= hi {
+            if let Some(n) = shape_normal(hi_from) {
+                return (hi, n);
+            }
+        }
+        if ground <= lo {
+            if let Some(n) = shape_normal(lo_from) {
+                return (lo, n);
+            }
+        }
+        (ground, normal)
     }
 
     /// Whether `p` is inside the solid: the last shape in file order that
