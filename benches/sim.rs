@@ -1,5 +1,6 @@
 //! World-step benchmarks: 1, 1000 and 10 000 walking spiders on the default
-//! hills, stepped on 1 and 2 threads.
+//! hills, stepped on 1 and 2 threads; and one spider's 40 s walk on the
+//! hills and on each solid terrain (`spider_step`).
 //!
 //! `cargo bench --bench sim`; the figure to read is time per step divided by
 //! the spider count (criterion reports it as throughput too), and the ratio
@@ -46,12 +47,48 @@ fn bench_world_step(c: &mut Criterion) {
     group.finish();
 }
 
+/// One spider walking forward for 40 s (4800 steps) from the spawn, on the
+/// hills and on each solid terrain: the whole walk is one iteration, so a
+/// climb, a ceiling and an edge count as often as they happen. Time per
+/// element is the mean spider-step.
+fn bench_spider_step(c: &mut Criterion) {
+    const STEPS: u64 = 4800;
+    let mut group = c.benchmark_group("spider_step");
+    for name in ["hills", "wall", "overhang", "canyon"] {
+        let spec = skitter::config::load_terrain(name).expect("shipped terrain");
+        let terrain = Arc::new(Heightfield::generate(&spec));
+        group.throughput(Throughput::Elements(STEPS));
+        group.bench_function(BenchmarkId::new("forward-40s", name), |b| {
+            b.iter_batched(
+                || {
+                    let mut world = World::new(terrain.clone(), default_creature(), 1);
+                    world
+                        .apply(Command::Drive {
+                            forward: 1.0,
+                            turn: 0.0,
+                        })
+                        .expect("driving never fails");
+                    world
+                },
+                |mut world| {
+                    for _ in 0..STEPS {
+                        world.step();
+                    }
+                    world
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3))
         .sample_size(20);
-    targets = bench_world_step
+    targets = bench_world_step, bench_spider_step
 }
 criterion_main!(benches);

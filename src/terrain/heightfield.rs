@@ -14,8 +14,9 @@
 
 use std::sync::Arc;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
+use super::shapes::ShapeIndex;
 use super::{Shape, TerrainSpec};
 
 /// A whole-cell offset of a local frame from the world's origin. Local
@@ -104,6 +105,8 @@ pub struct Heightfield {
     shapes: Arc<[Shape]>,
     /// The highest point of any added shape (−∞ with none).
     shapes_top: f32,
+    /// Which shapes stand near each part of the plane.
+    index: Arc<ShapeIndex>,
 }
 
 impl std::fmt::Debug for Heightfield {
@@ -149,6 +152,7 @@ impl Heightfield {
             round: 0,
             crowded: false,
             shapes: spec.shapes.iter().copied().collect(),
+            index: Arc::new(ShapeIndex::new(&spec.shapes)),
             shapes_top: spec
                 .shapes
                 .iter()
@@ -390,6 +394,15 @@ pub struct Ground<'a> {
     origin: GridOrigin,
 }
 
+/// Which surface a distance in a world with shapes is to.
+#[derive(Debug, Clone, Copy)]
+enum Nearest {
+    /// The ground, with its normal there.
+    Ground(Vec3),
+    /// Shape `i` (an index into the terrain's shapes), carved or added.
+    Shape(u32, bool),
+}
+
 /// A local coordinate split into a global grid index and the fraction of a
 /// cell past it.
 #[inline]
@@ -426,6 +439,24 @@ impl<'a> Ground<'a> {
         let near = h00 + (h10 - h00) * tx;
         let far = h01 + (h11 - h01) * tx;
         near + (far - near) * tz
+    }
+
+    /// Height at local (x, z) and the slope (dh/dx, dh/dz) of the cell's
+    /// bilinear patch there: one cell's corners for both.
+    #[inline]
+    pub fn height_and_slope(&self, x: f32, z: f32) -> (f32, Vec2) {
+        if x.is_nan() || z.is_nan() {
+            return (f32::NAN, Vec2::ZERO);
+        }
+        let f = self.field;
+        let (i, tx) = split(x, f.inv_spacing, self.origin.x);
+        let (j, tz) = split(z, f.inv_spacing, self.origin.z);
+        let [h00, h10, h01, h11] = f.cell_corners(i, j);
+        let near = h00 + (h10 - h00) * tx;
+        let far = h01 + (h11 - h01) * tx;
+        let slope_x = ((h10 - h00) * (1.0 - tz) + (h11 - h01) * tz) * f.inv_spacing;
+        let slope_z = (far - near) * f.inv_spacing;
+        (near + (far - near) * tz, Vec2::new(slope_x, slope_z))
     }
 
     /// Unit surface normal at local (x, z), from the height gradient over one grid cell.
@@ -468,7 +499,10 @@ impl<'a> Ground<'a> {
     /// they combine in file order (a union takes the nearer surface, a
     /// carve the farther).
     pub fn signed_distance(&self, p: Vec3) -> f32 {
-        self.distance_and_normal(p).0
+        if !self.has_shapes() {
+            return self.ground_distance(p).0;
+        }
+        self.nearest(p).0
     }
 
     /// [`Ground::signed_distance`] and the surface's outward normal there
@@ -478,14 +512,43 @@ impl<'a> Ground<'a> {
         if !self.has_shapes() {
             return self.ground_distance(p);
         }
+        let (d, from) = self.nearest(p);
+        let normal = match from {
+            Nearest::Ground(normal) => normal,
+            Nearest::Shape(i, carved) => {
+                let n = self.field.shapes[i as usize].normal(p + self.offset());
+                if carved { -n } else { n }
+            }
+        };
+        (d, normal)
+    }
+
+    /// The signed distance in a world with shapes, and which surface it is
+    /// to (a shape's normal costs six distances, so it is left to the
+    /// callers that need it).
+    fn nearest(&self, p: Vec3) -> (f32, Nearest) {
         let world = p + self.offset();
+        let (near, edge) = self.field.index.near(world.x, world.z);
+        let found = self.fold_distance(p, world, near);
+        // Shapes of other cells are farther than the cell's edge: they
+        // cannot change an answer nearer than that.
+        if found.0.abs() <= edge {
+            return found;
+        }
+        self.fold_distance(p, world, self.field.index.every())
+    }
+
+    /// [`Ground::nearest`] over the shapes `indices` (in file order) and
+    /// the ground.
+    fn fold_distance(&self, p: Vec3, world: Vec3, indices: &[u32]) -> (f32, Nearest) {
         // Folding the shapes in file order (min for an addition, max for a
         // carve) onto the ground's distance x gives min(max(x, lo), hi):
-        // the ground's distance is needed (and its normal looked up) only
-        // when it falls between the two.
+        // the ground's distance is needed only when it falls between the
+        // two.
         let (mut lo, mut lo_from) = (f32::NEG_INFINITY, None);
         let (mut hi, mut hi_from) = (f32::INFINITY, None);
-        for shape in self.field.shapes.iter() {
+        for &i in indices {
+            let shape = &self.field.shapes[i as usize];
             // A lower bound on the shape's distance from its bounding ball:
             // a shape that cannot change either bound is skipped.
             let bound = (world - shape.center).length() - shape.bounding_radius();
@@ -493,57 +556,42 @@ impl<'a> Ground<'a> {
                 continue;
             }
             let ds = shape.distance(world);
-            let (v, from) = if shape.subtract {
-                (-ds, Some((shape, true)))
-            } else {
-                (ds, Some((shape, false)))
-            };
+            let from = Some(Nearest::Shape(i, shape.subtract));
             if shape.subtract {
-                if v > lo {
-                    (lo, lo_from) = (v, from);
+                if -ds > lo {
+                    (lo, lo_from) = (-ds, from);
                 }
-                if v > hi {
-                    (hi, hi_from) = (v, from);
+                if -ds > hi {
+                    (hi, hi_from) = (-ds, from);
                 }
             } else {
-                if v < hi {
-                    (hi, hi_from) = (v, from);
+                if ds < hi {
+                    (hi, hi_from) = (ds, from);
                 }
-                if v < lo {
-                    (lo, lo_from) = (v, from);
+                if ds < lo {
+                    (lo, lo_from) = (ds, from);
                 }
             }
         }
-        let shape_normal = |from: Option<(&Shape, bool)>| {
-            from.map(|(shape, carved)| {
-                let n = shape.normal(world);
-                if carved { -n } else { n }
-            })
-        };
-        // The ground's distance lies between 0 and its vertical gap.
-        let gap = p.y - self.height(p.x, p.z);
-        if gap.min(0.0) >= hi {
-            if let Some(n) = shape_normal(hi_from) {
-                return (hi, n);
-            }
+        // The ground's distance lies between 0 and its vertical gap; its
+        // slope comes with its height, from the same cell.
+        let (height, slope) = self.height_and_slope(p.x, p.z);
+        let gap = p.y - height;
+        if let (true, Some(from)) = (gap.min(0.0) >= hi, hi_from) {
+            return (hi, from);
         }
-        if gap.max(0.0) <= lo {
-            if let Some(n) = shape_normal(lo_from) {
-                return (lo, n);
-            }
+        if let (true, Some(from)) = (gap.max(0.0) <= lo, lo_from) {
+            return (lo, from);
         }
-        let (ground, normal) = self.ground_distance(p);
-        if ground >= hi {
-            if let Some(n) = shape_normal(hi_from) {
-                return (hi, n);
-            }
+        let normal = Vec3::new(-slope.x, 1.0, -slope.y).normalize();
+        let ground = gap * normal.y;
+        if let (true, Some(from)) = (ground >= hi, hi_from) {
+            return (hi, from);
         }
-        if ground <= lo {
-            if let Some(n) = shape_normal(lo_from) {
-                return (lo, n);
-            }
+        if let (true, Some(from)) = (ground <= lo, lo_from) {
+            return (lo, from);
         }
-        (ground, normal)
+        (ground, Nearest::Ground(normal))
     }
 
     /// Whether `p` is inside the solid: the last shape in file order that
@@ -552,14 +600,21 @@ impl<'a> Ground<'a> {
     pub fn inside(&self, p: Vec3) -> bool {
         if self.has_shapes() {
             let world = p + self.offset();
-            if let Some(shape) = self.field.shapes.iter().rev().find(|s| {
-                (world - s.center).length_squared() <= s.bounding_radius().powi(2)
-                    && s.contains(world)
-            }) {
+            if let Some(shape) = self.holder(world) {
                 return !shape.subtract;
             }
         }
         p.y < self.height(p.x, p.z)
+    }
+
+    /// The last shape in file order that holds world point `world`.
+    #[inline]
+    fn holder(&self, world: Vec3) -> Option<&'a Shape> {
+        let (near, _) = self.field.index.near(world.x, world.z);
+        near.iter().rev().map(|&i| &self.field.shapes[i as usize]).find(|s| {
+            (world - s.center).length_squared() <= s.bounding_radius().powi(2)
+                && s.contains(world)
+        })
     }
 
     /// Unit outward normal of the surface nearest `p`.
@@ -645,30 +700,46 @@ impl<'a> Ground<'a> {
             return None;
         }
         let world = origin + self.offset();
-        // Where the ray crosses a shape's surface, in order.
-        let mut crossings: Vec<f32> = Vec::with_capacity(2 * self.field.shapes.len() + 1);
-        for shape in self.field.shapes.iter() {
-            if let Some(span) = shape.span(world, direction) {
+        // Where the ray crosses a shape's surface (on the stack unless the
+        // ray meets very many shapes), in order; a shape listed in two
+        // cells adds its crossings twice, which only makes empty pieces.
+        let mut stack = [0.0f32; 32];
+        let mut count = 0usize;
+        let mut heap: Vec<f32> = Vec::new();
+        let end = world + direction * max_distance;
+        self.field.index.along(
+            Vec2::new(world.x, world.z),
+            Vec2::new(end.x, end.z),
+            |i| {
+                let Some(span) = self.field.shapes[i as usize].span(world, direction) else {
+                    return;
+                };
                 for t in [span.enter, span.exit] {
                     if t > 0.0 && t < max_distance {
-                        crossings.push(t);
+                        if count < stack.len() {
+                            stack[count] = t;
+                            count += 1;
+                        } else {
+                            heap.push(t);
+                        }
                     }
                 }
-            }
-        }
-        crossings.sort_by(f32::total_cmp);
-        crossings.push(max_distance);
+            },
+        );
+        let crossings: &mut [f32] = if heap.is_empty() {
+            &mut stack[..count]
+        } else {
+            heap.extend_from_slice(&stack[..count]);
+            &mut heap
+        };
+        crossings.sort_unstable_by(f32::total_cmp);
         let mut from = 0.0f32;
-        for &to in &crossings {
+        for &to in crossings.iter().chain(std::iter::once(&max_distance)) {
             if to <= from {
                 continue;
             }
             let middle = world + direction * (0.5 * (from + to));
-            let holder = self.field.shapes.iter().rev().find(|s| {
-                (middle - s.center).length_squared() <= s.bounding_radius().powi(2)
-                    && s.contains(middle)
-            });
-            match holder {
+            match self.holder(middle) {
                 Some(shape) if !shape.subtract => {
                     // Entering an added shape (the ray was in the open).
                     return Some(RayHit {

@@ -284,3 +284,131 @@ mod tests {
         assert!((n - Vec3::Y).length() < 1e-3, "{n}");
     }
 }
+
+/// Which shapes stand near a point of the x–z plane: a grid of square cells
+/// over the shapes' footprint, each listing (in file order) the shapes
+/// whose bounding balls reach into it. A query then folds only its cell's
+/// shapes: a canyon of fifty boulders and slabs costs a few of them a query.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ShapeIndex {
+    /// World x and z of the grid's lowest corner.
+    x0: f32,
+    z0: f32,
+    cell: f32,
+    inv_cell: f32,
+    columns: usize,
+    rows: usize,
+    /// Per cell, the range of its list in `entries`.
+    ranges: Vec<(u32, u32)>,
+    entries: Vec<u32>,
+    every: Vec<u32>,
+}
+
+/// Most cells along a side of a [`ShapeIndex`].
+const MAX_INDEX_SIDE: usize = 128;
+/// Edge of an index cell the grid aims for, metres.
+const INDEX_CELL: f32 = 4.0;
+
+impl ShapeIndex {
+    /// The index of `shapes`.
+    pub(crate) fn new(shapes: &[Shape]) -> ShapeIndex {
+        let every: Vec<u32> = (0..shapes.len() as u32).collect();
+        if shapes.is_empty() {
+            return ShapeIndex::default();
+        }
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for s in shapes {
+            let c = Vec2::new(s.center.x, s.center.z);
+            let r = s.bounding_radius();
+            lo = lo.min(c - r);
+            hi = hi.max(c + r);
+        }
+        let span = (hi - lo).max(Vec2::splat(1e-3));
+        let cell = INDEX_CELL.max(span.max_element() / MAX_INDEX_SIDE as f32);
+        let columns = ((span.x / cell).ceil() as usize).clamp(1, MAX_INDEX_SIDE);
+        let rows = ((span.y / cell).ceil() as usize).clamp(1, MAX_INDEX_SIDE);
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); columns * rows];
+        for (i, s) in shapes.iter().enumerate() {
+            let c = Vec2::new(s.center.x, s.center.z);
+            let r = s.bounding_radius();
+            let first = ((c - r - lo) / cell).floor().max(Vec2::ZERO);
+            let last = ((c + r - lo) / cell).floor();
+            for row in first.y as usize..=(last.y as usize).min(rows - 1) {
+                for column in first.x as usize..=(last.x as usize).min(columns - 1) {
+                    lists[row * columns + column].push(i as u32);
+                }
+            }
+        }
+        let mut ranges = Vec::with_capacity(lists.len());
+        let mut entries = Vec::new();
+        for list in lists {
+            let start = entries.len() as u32;
+            entries.extend(list);
+            ranges.push((start, entries.len() as u32));
+        }
+        ShapeIndex {
+            x0: lo.x,
+            z0: lo.y,
+            cell,
+            inv_cell: 1.0 / cell,
+            columns,
+            rows,
+            ranges,
+            entries,
+            every,
+        }
+    }
+
+    /// The shapes (indices, in file order) whose bounding balls reach into
+    /// the cell holding world (x, z), and how far (x, z) is from that cell's
+    /// edge: no other shape is nearer than that. Outside the grid: none,
+    /// and the distance to the grid.
+    #[inline]
+    pub(crate) fn near(&self, x: f32, z: f32) -> (&[u32], f32) {
+        let (u, v) = ((x - self.x0) * self.inv_cell, (z - self.z0) * self.inv_cell);
+        let (columns, rows) = (self.columns as f32, self.rows as f32);
+        if !(u >= 0.0 && v >= 0.0 && u < columns && v < rows) {
+            let du = (-u).max(u - columns).max(0.0);
+            let dv = (-v).max(v - rows).max(0.0);
+            return (&[], Vec2::new(du, dv).length() * self.cell);
+        }
+        let (column, row) = (u as usize, v as usize);
+        let (fu, fv) = (u - column as f32, v - row as f32);
+        let edge = fu.min(1.0 - fu).min(fv).min(1.0 - fv) * self.cell;
+        let (start, end) = self.ranges[row * self.columns + column];
+        (&self.entries[start as usize..end as usize], edge)
+    }
+
+    /// Every shape, in file order.
+    #[inline]
+    pub(crate) fn every(&self) -> &[u32] {
+        &self.every
+    }
+
+    /// Calls `visit` with every shape a straight path over the x–z box from
+    /// `a` to `b` may meet: each listed cell's shapes when the box covers a
+    /// few cells (a shape in two cells comes twice), else every shape.
+    pub(crate) fn along(&self, a: Vec2, b: Vec2, mut visit: impl FnMut(u32)) {
+        let origin = Vec2::new(self.x0, self.z0);
+        let lo = ((a.min(b) - origin) * self.inv_cell).floor();
+        let hi = ((a.max(b) - origin) * self.inv_cell).floor();
+        let (columns, rows) = (self.columns as f32, self.rows as f32);
+        if !(hi.x >= 0.0 && hi.y >= 0.0 && lo.x < columns && lo.y < rows) {
+            return;
+        }
+        let lo = lo.max(Vec2::ZERO);
+        let hi = hi.min(Vec2::new(columns - 1.0, rows - 1.0));
+        if (hi.x - lo.x + 1.0) * (hi.y - lo.y + 1.0) > 9.0 {
+            self.every.iter().for_each(|&i| visit(i));
+            return;
+        }
+        for row in lo.y as usize..=hi.y as usize {
+            for column in lo.x as usize..=hi.x as usize {
+                let (start, end) = self.ranges[row * self.columns + column];
+                self.entries[start as usize..end as usize]
+                    .iter()
+                    .for_each(|&i| visit(i));
+            }
+        }
+    }
+}
