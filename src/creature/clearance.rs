@@ -93,6 +93,7 @@ mod tests {
             planted_end: None,
             bone_error: 0.0,
             enters_body: false,
+            knee_clearance: f32::INFINITY,
         }
     }
 

@@ -128,16 +128,12 @@ impl Creature {
             let origin = rest + up * above;
             let down = terrain.raycast(origin, -up, length);
             let mut candidates = [None; 2 + EDGE_DEPTHS.len()];
-            if walls {
+            if walls && climber {
                 // A wall between the hip and the ray's start: the ray would
                 // start inside it or find the floor beyond it.
                 let level = rest + up * (hip - rest).dot(up);
                 candidates[0] =
                     terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach);
-                let beside = self.usable(terrain, candidates[0], climber);
-                if beside.is_none() || !climber {
-                    candidates[0] = None;
-                }
             }
             candidates[1] = self.usable(terrain, down, climber);
             if climber && walls && candidates[1].is_none() {

@@ -5,10 +5,10 @@ use glam::Vec3;
 
 use super::state::solver_slot;
 use super::{Creature, LegSpec, leg_enters_body};
-use crate::terrain::Ground;
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
 };
+use crate::terrain::Ground;
 
 /// A solve that leaves any bone further than this fraction of the leg's reach
 /// from its length is repaired (and counted): legs never visibly stretch.
@@ -81,6 +81,11 @@ pub struct Leg {
     /// what the metrics count as a leg–body intersection (checked once,
     /// here, where the solve already looks).
     pub enters_body: bool,
+    /// In a world with shapes, how far the nearest inner joint (knee,
+    /// ankle: not the hip, not the foot) stands from the surface after the
+    /// last solve, negative inside (measured once, here, for the metrics);
+    /// infinite on open ground, where the metrics measure it themselves.
+    pub knee_clearance: f32,
 }
 
 impl Leg {
@@ -179,8 +184,12 @@ impl Creature {
             enters_body = leg_enters_body(&self.body, half, leg);
         }
         leg.enters_body = enters_body;
-        if terrain.has_shapes() && !enters_body {
-            self.keep_knees_out(terrain, i, &params);
+        if terrain.has_shapes() {
+            self.legs[i].knee_clearance = if enters_body {
+                deepest_joint(terrain, &self.legs[i].chain).map_or(f32::INFINITY, |(d, _)| d)
+            } else {
+                self.keep_knees_out(terrain, i, &params)
+            };
         }
         repair
     }
@@ -191,12 +200,13 @@ impl Creature {
     /// and from the rest pose; the pose whose deepest joint stands farthest
     /// out is kept, provided it reaches the foot as well, keeps its bones and
     /// stays out of the body.
-    fn keep_knees_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) {
+    /// Returns the clearance of the deepest inner joint of the pose kept.
+    fn keep_knees_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) -> f32 {
         let Some((mut depth, mut deepest)) = deepest_joint(terrain, &self.legs[i].chain) else {
-            return;
+            return f32::INFINITY;
         };
         if depth >= KNEE_CLEARANCE {
-            return;
+            return depth;
         }
         let half = self.spec.body.size * 0.5;
         let reach = self.legs[i].chain.reach();
@@ -239,9 +249,10 @@ impl Creature {
                 depth = d;
                 deepest = joint;
                 if depth >= KNEE_CLEARANCE {
-                    return;
+                    return depth;
                 }
             }
         }
+        depth
     }
 }

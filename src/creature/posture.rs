@@ -230,10 +230,11 @@ impl Creature {
         let solid = terrain.has_shapes();
         let mut shortfall = |p: Vec3| {
             if solid {
-                // Along the surface's normal, whichever way it faces.
-                let (d, normal) = terrain.distance_and_normal(p);
-                let short = SPRING_CLEARANCE - d;
+                // Along the surface's normal, whichever way it faces (looked
+                // up only for a corner that is short).
+                let short = SPRING_CLEARANCE - terrain.signed_distance(p);
                 if short > 0.0 {
+                    let normal = terrain.normal_at(p);
                     error = error.max(short / normal.dot(up).max(0.5));
                 }
             } else {
@@ -347,19 +348,19 @@ impl Creature {
         for _ in 0..3 {
             let mut worst: Option<(f32, Vec3)> = None;
             let mut consider = |p: Vec3, margin: f32| {
-                let (d, normal) = terrain.distance_and_normal(p);
-                let short = margin - d;
+                let short = margin - terrain.signed_distance(p);
                 if short > 0.0 && worst.is_none_or(|(w, _)| short > w) {
-                    worst = Some((short, normal));
+                    worst = Some((short, p));
                 }
             };
             consider(self.body.position, centre_margin);
             for corner in body_corners(&self.body, half) {
                 consider(corner, BODY_CLEARANCE);
             }
-            let Some((short, normal)) = worst else {
+            let Some((short, at)) = worst else {
                 return;
             };
+            let normal = terrain.normal_at(at);
             self.body.position += normal * short;
             // The spring must not pull it straight back.
             if normal.dot(self.body.up()) > 0.0 {

@@ -347,6 +347,7 @@ impl Creature {
                 planted_end: None,
                 bone_error: 0.0,
                 enters_body: false,
+                knee_clearance: f32::INFINITY,
             });
         }
     }

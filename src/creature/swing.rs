@@ -27,6 +27,9 @@ const CORRECTION_SHARE: f32 = 0.5;
 /// A swinging foot stays within this fraction of its leg's reach from the
 /// hip (in a solid world, where a swing rounds edges).
 const SWING_REACH: f32 = 0.97;
+/// How many times over a swing a moved landing point has its arc's
+/// clearance checked again, in a world with shapes.
+const LIFT_CHECKS: f32 = 8.0;
 /// Points along the path checked for clearance.
 const CLEARANCE_SAMPLES: usize = 7;
 /// Height of the arc: p²(1 − p)³ scaled to peak at 1 (at p = 0.4).
@@ -94,9 +97,9 @@ pub fn needed_lift(
         if terrain.has_shapes() {
             // Along the surface's normal, whichever way it faces: a swing
             // from a wall over an edge onto the roof arcs out from the wall.
-            let (d, normal) = terrain.distance_and_normal(line);
-            let short = SWING_CLEARANCE - d;
+            let short = SWING_CLEARANCE - terrain.signed_distance(line);
             if short > 0.0 {
+                let normal = terrain.normal_at(line);
                 lift = lift.max(short / (height * normal.dot(up).max(0.1)));
             }
             continue;
@@ -140,14 +143,22 @@ impl Creature {
                     terrain.project_down(moved).point
                 };
                 let ceiling = 0.5 * leg_spec.reach();
-                lift = lift.max(needed_lift(
-                    terrain,
-                    from,
-                    to,
-                    up,
-                    gait.step_height,
-                    ceiling,
-                ));
+                // A solid world's clearance samples cost a distance each:
+                // the lift is checked again at every eighth of the swing (the
+                // guard below keeps the foot out of the solid between).
+                let old_progress = progress - dt / duration;
+                let recheck = !terrain.has_shapes()
+                    || (old_progress * LIFT_CHECKS).floor() != (progress * LIFT_CHECKS).floor();
+                if recheck {
+                    lift = lift.max(needed_lift(
+                        terrain,
+                        from,
+                        to,
+                        up,
+                        gait.step_height,
+                        ceiling,
+                    ));
+                }
             }
             if progress >= 1.0 {
                 // In a solid world the body may round an edge during the
@@ -183,9 +194,9 @@ impl Creature {
             // A last guard for ground the clearance samples missed.
             let least = SWING_CLEARANCE * arc(progress);
             if terrain.has_shapes() {
-                let (d, normal) = terrain.distance_and_normal(foot);
+                let d = terrain.signed_distance(foot);
                 if d < least {
-                    foot += normal * (least - d);
+                    foot += terrain.normal_at(foot) * (least - d);
                 }
                 // Round an edge the straight line to a far foothold would
                 // stretch the leg through the corner: the foot stays within

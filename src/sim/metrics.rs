@@ -350,8 +350,16 @@ impl Metrics {
                 }
                 let inner = k > 0 && k + 1 < joints.len();
                 if solid {
-                    // Walls and ceilings: the distance field itself.
-                    let d = terrain.signed_distance(*joint);
+                    // Walls and ceilings: the distance field itself. The
+                    // knees' the leg's solve measured; the hip is on the
+                    // body, whose clearance is measured above.
+                    let d = if inner {
+                        leg.knee_clearance
+                    } else if k == 0 {
+                        continue;
+                    } else {
+                        terrain.signed_distance(*joint)
+                    };
                     ground_under_end = d;
                     self.penetration_max = max_or_nan(self.penetration_max, -d);
                     if inner {

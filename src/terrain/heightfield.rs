@@ -551,7 +551,7 @@ impl<'a> Ground<'a> {
             let shape = &self.field.shapes[i as usize];
             // A lower bound on the shape's distance from its bounding ball:
             // a shape that cannot change either bound is skipped.
-            let bound = (world - shape.center).length() - shape.bounding_radius();
+            let bound = (world - shape.center).length() - self.field.index.radius(i);
             if (shape.subtract && -bound <= lo) || (!shape.subtract && bound >= hi) {
                 continue;
             }
@@ -611,9 +611,11 @@ impl<'a> Ground<'a> {
     #[inline]
     fn holder(&self, world: Vec3) -> Option<&'a Shape> {
         let (near, _) = self.field.index.near(world.x, world.z);
-        near.iter().rev().map(|&i| &self.field.shapes[i as usize]).find(|s| {
-            (world - s.center).length_squared() <= s.bounding_radius().powi(2)
-                && s.contains(world)
+        near.iter().rev().find_map(|&i| {
+            let shape = &self.field.shapes[i as usize];
+            let radius = self.field.index.radius(i);
+            ((world - shape.center).length_squared() <= radius * radius && shape.contains(world))
+                .then_some(shape)
         })
     }
 
@@ -707,10 +709,9 @@ impl<'a> Ground<'a> {
         let mut count = 0usize;
         let mut heap: Vec<f32> = Vec::new();
         let end = world + direction * max_distance;
-        self.field.index.along(
-            Vec2::new(world.x, world.z),
-            Vec2::new(end.x, end.z),
-            |i| {
+        self.field
+            .index
+            .along(Vec2::new(world.x, world.z), Vec2::new(end.x, end.z), |i| {
                 let Some(span) = self.field.shapes[i as usize].span(world, direction) else {
                     return;
                 };
@@ -724,8 +725,7 @@ impl<'a> Ground<'a> {
                         }
                     }
                 }
-            },
-        );
+            });
         let crossings: &mut [f32] = if heap.is_empty() {
             &mut stack[..count]
         } else {

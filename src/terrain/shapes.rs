@@ -302,6 +302,8 @@ pub(crate) struct ShapeIndex {
     ranges: Vec<(u32, u32)>,
     entries: Vec<u32>,
     every: Vec<u32>,
+    /// Each shape's bounding radius (in file order), computed once.
+    radii: Vec<f32>,
 }
 
 /// Most cells along a side of a [`ShapeIndex`].
@@ -313,6 +315,7 @@ impl ShapeIndex {
     /// The index of `shapes`.
     pub(crate) fn new(shapes: &[Shape]) -> ShapeIndex {
         let every: Vec<u32> = (0..shapes.len() as u32).collect();
+        let radii = shapes.iter().map(Shape::bounding_radius).collect();
         if shapes.is_empty() {
             return ShapeIndex::default();
         }
@@ -356,7 +359,14 @@ impl ShapeIndex {
             ranges,
             entries,
             every,
+            radii,
         }
+    }
+
+    /// Shape `i`'s bounding radius.
+    #[inline]
+    pub(crate) fn radius(&self, i: u32) -> f32 {
+        self.radii[i as usize]
     }
 
     /// The shapes (indices, in file order) whose bounding balls reach into
