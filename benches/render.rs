@@ -41,6 +41,29 @@ fn bench_render(c: &mut Criterion) {
     }
     views.finish();
 
+    // Solid worlds: every view of the spider 12 s into its walk (on the
+    // wall; in the room under the overhang's ceiling; in the canyon).
+    let mut solids = c.benchmark_group("solid-view-200x60");
+    for terrain in ["wall", "overhang", "canyon"] {
+        let spec = skitter::config::load_terrain(terrain).expect("shipped terrain");
+        let sources = Sources {
+            creature: "spider".into(),
+            terrain: terrain.into(),
+            scene: None,
+            seed: None,
+        };
+        let mut app = App::new(default_creature(), spec, sources, None);
+        app.handle(Action::Faster);
+        app.handle(Action::Faster);
+        app.step_world(12 * 120);
+        for view in ViewKind::ALL {
+            solids.bench_function(BenchmarkId::new(terrain, view.name()), |b| {
+                b.iter(|| black_box(render_view(&app.world, view, &camera, WIDTH, HEIGHT)))
+            });
+        }
+    }
+    solids.finish();
+
     let mut frames = c.benchmark_group("tui-frame-200x60");
     let mut terminal =
         Terminal::new(TestBackend::new(WIDTH as u16, HEIGHT as u16)).expect("test backend");

@@ -543,13 +543,13 @@ fn parse_shape(
     if errors.len() > before {
         return None;
     }
-    Some(Shape {
-        kind: kind?,
+    Some(Shape::new(
+        kind?,
         center,
-        half: half?,
+        half?,
         yaw,
-        subtract: file.subtract.as_ref().is_some_and(|s| *s.get_ref()),
-    })
+        file.subtract.as_ref().is_some_and(|s| *s.get_ref()),
+    ))
 }
 
 /// The noise section (defaults where absent), every bad field reported;

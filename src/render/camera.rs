@@ -319,6 +319,45 @@ impl Projection {
         Some((col, row, depth))
     }
 
+    /// The unit direction from the perspective camera through grid point
+    /// (`col`, `row`) (cell corners at whole numbers).
+    pub fn ray(&self, col: f32, row: f32) -> Vec3 {
+        let x = col / self.width * 2.0 - 1.0;
+        let y = 1.0 - row / self.height * 2.0;
+        (self.forward
+            + self.right * (x * self.tan_half_fov * self.aspect)
+            + self.up * (y * self.tan_half_fov))
+            .normalize_or(self.forward)
+    }
+
+    /// The grid rectangle (first column, last column, first row, last row)
+    /// a ball of `radius` about `centre` can cover in the perspective view,
+    /// conservatively; `None` when it is wholly behind the camera or beyond
+    /// `far`.
+    pub fn ball_rect(&self, centre: Vec3, radius: f32, far: f32) -> Option<[f32; 4]> {
+        let depth = (centre - self.origin).dot(self.forward);
+        if depth + radius < NEAR || depth - radius > far {
+            return None;
+        }
+        let whole = [0.0, self.width, 0.0, self.height];
+        // Reaching past the camera's plane: it may cover anything.
+        if depth - radius <= NEAR {
+            return Some(whole);
+        }
+        let (col, row, _) = self.project(centre)?;
+        // The ball's silhouette is at most radius / (depth − radius) wide
+        // in units of the view plane at distance one.
+        let spread = radius / (depth - radius);
+        let half_cols = spread / (self.tan_half_fov * self.aspect) * 0.5 * self.width;
+        let half_rows = spread / self.tan_half_fov * 0.5 * self.height;
+        Some([
+            col - half_cols,
+            col + half_cols,
+            row - half_rows,
+            row + half_rows,
+        ])
+    }
+
     /// Whether anything within `radius` metres of world point `p` can land
     /// on the grid: false only when all of it certainly falls outside, so a
     /// view of a thousand creatures draws only those near it. Perspective

@@ -93,6 +93,14 @@ impl Grid {
         }
     }
 
+    /// Sets the cell at (`x`, `y`) whatever is there (what a view knows to
+    /// replace, such as ground a carve removed); outside the grid, nothing.
+    pub fn put(&mut self, x: usize, y: usize, cell: Cell) {
+        if x < self.width && y < self.height {
+            self.cells[y * self.width + x] = cell;
+        }
+    }
+
     /// Draws a line from `a` to `b` (column, row, depth), with a character
     /// that follows its direction on screen.
     pub fn line(&mut self, a: (f32, f32, f32), b: (f32, f32, f32), ink: Ink) {

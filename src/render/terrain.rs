@@ -49,7 +49,88 @@ pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projecti
                 section(grid, terrain, projection);
             }
         }
-        ViewKind::Perspective => surface(grid, terrain, projection),
+        ViewKind::Perspective => {
+            let far = surface(grid, terrain, projection);
+            if terrain.has_shapes() {
+                perspective_solids(grid, terrain, projection, far);
+            }
+        }
+    }
+}
+
+/// The perspective view of a solid world: over the rastered ground, every
+/// cell whose ray may meet a shape is cast through the distance field
+/// (exact for the shapes; the ground where the raster put it), and what it
+/// meets first is lit from its normal: walls, roofs and the inside of
+/// carved rooms show, and carved ground opens.
+fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, far: f32) {
+    let sun = SUN.normalize();
+    // Which shapes can cover which cells: their balls' rectangles.
+    // With each, the nearest depth any of it can stand at, and whether it
+    // carves (a carve can open ground that stands in front of it).
+    let rects: Vec<(u32, [f32; 4], f32, bool)> = terrain
+        .shape_bounds()
+        .filter_map(|(i, centre, radius, carves)| {
+            let nearest = (centre - projection.origin).dot(projection.forward) - radius;
+            projection
+                .ball_rect(centre, radius, far)
+                .map(|rect| (i, rect, nearest, carves))
+        })
+        .collect();
+    if rects.is_empty() {
+        return;
+    }
+    let mut candidates: Vec<u32> = Vec::with_capacity(rects.len());
+    for row in 0..grid.height() {
+        let y = row as f32 + 0.5;
+        for col in 0..grid.width() {
+            let x = col as f32 + 0.5;
+            let rastered = grid.get(col, row).map_or(f32::INFINITY, |c| c.depth);
+            candidates.clear();
+            let mut matters = false;
+            for (i, r, nearest, carves) in &rects {
+                if x >= r[0] && x <= r[1] && y >= r[2] && y <= r[3] {
+                    candidates.push(*i);
+                    // Added shapes wholly behind the rastered ground are hidden.
+                    matters |= *carves || *nearest < rastered;
+                }
+            }
+            if !matters {
+                continue;
+            }
+            let direction = projection.ray(x, y);
+            let along = direction.dot(projection.forward).max(1e-6);
+            let ground = rastered / along;
+            let hit = terrain.raycast_over_ground(
+                projection.origin,
+                direction,
+                2.0 * far,
+                ground,
+                &candidates,
+            );
+            let cell = match hit {
+                // The ground as rastered.
+                Some(t) if ground.is_finite() && (t - ground).abs() <= 1e-3 * t.max(1.0) => {
+                    continue;
+                }
+                Some(t) => {
+                    let point = projection.origin + direction * t;
+                    let light = terrain.normal_at(point).dot(sun).max(0.0);
+                    let depth = t * along;
+                    let fog = (1.0 - depth / far).clamp(0.2, 1.0);
+                    let level = 0.15 + 0.8 * light * fog;
+                    Cell {
+                        ch: ramp(LIGHT_RAMP, level),
+                        ink: brightness(level),
+                        depth,
+                    }
+                }
+                // The ground there was carved away and nothing lies behind.
+                None if ground.is_finite() => Cell::EMPTY,
+                None => continue,
+            };
+            grid.put(col, row, cell);
+        }
     }
 }
 
@@ -62,6 +143,9 @@ fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     for row in 0..grid.height() {
         for col in 0..grid.width() {
             let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
+            if !terrain.shapes_near(p.x, p.z) {
+                continue;
+            }
             let ground = terrain.height(p.x, p.z);
             let top = terrain.surface_top(p.x, p.z).point;
             if top.y <= ground + 0.02 {
@@ -221,7 +305,8 @@ fn profile(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, band:
 
 /// Perspective view: the terrain patch around the focus as lit triangles in a
 /// depth buffer, brightness by sun · normal and fading with distance.
-fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
+/// Returns how far (depth) the view reaches: the patch's far edge.
+fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) -> f32 {
     let zoom_out = (projection.origin - projection.origin.with_y(0.0))
         .length()
         .max(1.0);
@@ -257,6 +342,7 @@ fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
             }
         }
     }
+    far
 }
 
 /// Fills a screen-space triangle (column, row, depth, light) into the grid.

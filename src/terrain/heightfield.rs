@@ -594,6 +594,29 @@ impl<'a> Ground<'a> {
         (ground, Nearest::Ground(normal))
     }
 
+    /// Every shape's index, centre in this local frame, bounding radius and
+    /// whether it carves (for views that cull them).
+    pub fn shape_bounds(&self) -> impl Iterator<Item = (u32, Vec3, f32, bool)> + '_ {
+        let offset = self.offset();
+        self.field.shapes.iter().enumerate().map(move |(i, s)| {
+            let i = i as u32;
+            (i, s.center - offset, self.field.index.radius(i), s.subtract)
+        })
+    }
+
+    /// Whether any shape may stand over or under local (x, z) (a quick
+    /// test: false means the ground alone is there).
+    pub fn shapes_near(&self, x: f32, z: f32) -> bool {
+        let world = Vec3::new(x, 0.0, z) + self.offset();
+        let (near, _) = self.field.index.near(world.x, world.z);
+        near.iter().any(|&i| {
+            let shape = &self.field.shapes[i as usize];
+            let radius = self.field.index.radius(i);
+            Vec2::new(world.x - shape.center.x, world.z - shape.center.z).length_squared()
+                <= radius * radius
+        })
+    }
+
     /// Whether `p` is inside the solid: the last shape in file order that
     /// holds it decides (added: solid; carved: open); outside every shape,
     /// the ground does.
@@ -702,30 +725,70 @@ impl<'a> Ground<'a> {
             return None;
         }
         let world = origin + self.offset();
-        // Where the ray crosses a shape's surface (on the stack unless the
-        // ray meets very many shapes), in order; a shape listed in two
-        // cells adds its crossings twice, which only makes empty pieces.
+        let end = world + direction * max_distance;
+        let t = self.first_solid(
+            world,
+            direction,
+            max_distance,
+            |visit| {
+                self.field
+                    .index
+                    .along(Vec2::new(world.x, world.z), Vec2::new(end.x, end.z), visit)
+            },
+            |from, to| {
+                self.ground_hit(origin, direction, from, to)
+                    .map(|hit| hit.distance)
+            },
+        )?;
+        let point = origin + direction * t;
+        // On the ground, stand exactly on its interpolated surface.
+        let point = if self.holder(point + self.offset()).is_none() && t > 0.0 {
+            match self.ground_hit(origin, direction, t, t) {
+                Some(hit) => hit.point,
+                None => point,
+            }
+        } else {
+            point
+        };
+        Some(RayHit { point, distance: t })
+    }
+
+    /// The first distance along a ray (world frame, unit `direction`, from
+    /// a point in the open) where it enters the solid, within `max`.
+    ///
+    /// `shapes` calls its argument with the index of every shape the ray
+    /// may meet (a shape may come more than once); the ray's crossings of
+    /// their surfaces cut it into pieces in which the same shapes hold it,
+    /// and in each the world is solid (an added shape is the last to hold
+    /// it), open (a carve is), or the ground's: `ground(from, to)` gives
+    /// the first distance in the piece where the ground is met, if any.
+    fn first_solid(
+        &self,
+        world: Vec3,
+        direction: Vec3,
+        max: f32,
+        shapes: impl FnOnce(&mut dyn FnMut(u32)),
+        mut ground: impl FnMut(f32, f32) -> Option<f32>,
+    ) -> Option<f32> {
+        // The crossings, on the stack unless the ray meets very many shapes.
         let mut stack = [0.0f32; 32];
         let mut count = 0usize;
         let mut heap: Vec<f32> = Vec::new();
-        let end = world + direction * max_distance;
-        self.field
-            .index
-            .along(Vec2::new(world.x, world.z), Vec2::new(end.x, end.z), |i| {
-                let Some(span) = self.field.shapes[i as usize].span(world, direction) else {
-                    return;
-                };
-                for t in [span.enter, span.exit] {
-                    if t > 0.0 && t < max_distance {
-                        if count < stack.len() {
-                            stack[count] = t;
-                            count += 1;
-                        } else {
-                            heap.push(t);
-                        }
+        shapes(&mut |i| {
+            let Some(span) = self.field.shapes[i as usize].span(world, direction) else {
+                return;
+            };
+            for t in [span.enter, span.exit] {
+                if t > 0.0 && t < max {
+                    if count < stack.len() {
+                        stack[count] = t;
+                        count += 1;
+                    } else {
+                        heap.push(t);
                     }
                 }
-            });
+            }
+        });
         let crossings: &mut [f32] = if heap.is_empty() {
             &mut stack[..count]
         } else {
@@ -734,29 +797,48 @@ impl<'a> Ground<'a> {
         };
         crossings.sort_unstable_by(f32::total_cmp);
         let mut from = 0.0f32;
-        for &to in crossings.iter().chain(std::iter::once(&max_distance)) {
+        for &to in crossings.iter().chain(std::iter::once(&max)) {
             if to <= from {
                 continue;
             }
             let middle = world + direction * (0.5 * (from + to));
             match self.holder(middle) {
-                Some(shape) if !shape.subtract => {
-                    // Entering an added shape (the ray was in the open).
-                    return Some(RayHit {
-                        point: origin + direction * from,
-                        distance: from,
-                    });
-                }
+                // Entering an added shape (the ray was in the open).
+                Some(shape) if !shape.subtract => return Some(from),
                 Some(_) => {}
                 None => {
-                    if let Some(hit) = self.ground_hit(origin, direction, from, to) {
-                        return Some(hit);
+                    if let Some(t) = ground(from, to) {
+                        return Some(t);
                     }
                 }
             }
             from = to;
         }
         None
+    }
+
+    /// Where a ray from the camera (local frame, unit `direction`) first
+    /// meets the solid, when where it first meets the ground alone is
+    /// already known (`ground`, from the renderer's depth buffer; infinite
+    /// where it sees no ground): the ground counts as solid from there on.
+    /// `shapes` lists the shapes the ray may meet. For views: exact for the
+    /// shapes, as exact as the given ground.
+    pub fn raycast_over_ground(
+        &self,
+        origin: Vec3,
+        direction: Vec3,
+        max: f32,
+        ground: f32,
+        shapes: &[u32],
+    ) -> Option<f32> {
+        let world = origin + self.offset();
+        self.first_solid(
+            world,
+            direction,
+            max,
+            |visit| shapes.iter().for_each(|&i| visit(i)),
+            |from, to| (ground < to).then_some(ground.max(from)),
+        )
     }
 
     /// Where the ray first meets the ground between `from` and `to` along

@@ -40,6 +40,9 @@ pub struct Shape {
     pub yaw: f32,
     /// Whether it carves itself out of everything listed before it.
     pub subtract: bool,
+    /// sin and cos of `yaw`, computed once (every query turns by them).
+    #[serde(skip)]
+    turn: (f32, f32),
 }
 
 /// Where a ray is inside a shape: from `enter` to `exit` along it (either
@@ -53,6 +56,20 @@ pub struct Span {
 }
 
 impl Shape {
+    /// A shape of `kind` about `center` with half extents `half` (see
+    /// [`Shape::half`]), turned `yaw` radians about +Y, carving when
+    /// `subtract`.
+    pub fn new(kind: ShapeKind, center: Vec3, half: Vec3, yaw: f32, subtract: bool) -> Shape {
+        Shape {
+            kind,
+            center,
+            half,
+            yaw,
+            subtract,
+            turn: yaw.sin_cos(),
+        }
+    }
+
     /// `p` in the shape's own frame: centred, its yaw undone.
     #[inline]
     fn local(&self, p: Vec3) -> Vec3 {
@@ -60,7 +77,7 @@ impl Shape {
         if self.yaw == 0.0 {
             return q;
         }
-        let (s, c) = self.yaw.sin_cos();
+        let (s, c) = self.turn;
         // Undo a counter-clockwise turn about +Y (seen from above, +X
         // toward −Z).
         Vec3::new(c * q.x - s * q.z, q.y, s * q.x + c * q.z)
@@ -72,7 +89,7 @@ impl Shape {
         if self.yaw == 0.0 {
             return d;
         }
-        let (s, c) = self.yaw.sin_cos();
+        let (s, c) = self.turn;
         Vec3::new(c * d.x - s * d.z, d.y, s * d.x + c * d.z)
     }
 
@@ -212,13 +229,7 @@ mod tests {
     use super::*;
 
     fn shape(kind: ShapeKind, half: Vec3, yaw: f32) -> Shape {
-        Shape {
-            kind,
-            center: Vec3::new(1.0, 2.0, -3.0),
-            half,
-            yaw,
-            subtract: false,
-        }
+        Shape::new(kind, Vec3::new(1.0, 2.0, -3.0), half, yaw, false)
     }
 
     #[test]
