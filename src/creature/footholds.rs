@@ -128,28 +128,31 @@ impl Creature {
             let origin = rest + up * above;
             let down = terrain.raycast(origin, -up, length);
             let mut candidates = [None; 2 + EDGE_DEPTHS.len()];
-            if walls && climber {
+            candidates[0] = self.usable(terrain, down, climber);
+            let reachable = |hit: &Option<RayHit>| {
+                hit.is_some_and(|h| reach_needed(terrain, hip, h.point) <= limit * reach)
+            };
+            if climber && !reachable(&candidates[0]) {
                 // A wall between the hip and the ray's start: the ray would
-                // start inside it or find the floor beyond it.
+                // start inside it or find the ground beyond it.
                 let level = rest + up * (hip - rest).dot(up);
-                candidates[0] =
+                candidates[1] =
                     terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach);
-            }
-            candidates[1] = self.usable(terrain, down, climber);
-            if climber && walls && candidates[1].is_none() {
-                // Round a convex edge: from below the rest point, back toward
-                // the body under the hip, at a few depths (the face round
-                // the edge may be a thin lip or a deep wall).
-                for (slot, share) in EDGE_DEPTHS.iter().enumerate() {
-                    let depth = share * (self.spec.body.height + 0.5 * reach);
-                    let below = rest - up * depth;
-                    let under_hip = hip - up * (hip - below).dot(up);
-                    if below.distance(under_hip) > 1e-3 && !terrain.inside(below) {
-                        candidates[2 + slot] = terrain.raycast(
-                            below,
-                            under_hip - below,
-                            below.distance(under_hip) + reach,
-                        );
+                if !reachable(&candidates[1]) {
+                    // Round a convex edge: from below the rest point, back
+                    // toward the body under the hip, at a few depths (the
+                    // face round the edge may be a thin lip or a deep wall).
+                    for (slot, share) in EDGE_DEPTHS.iter().enumerate() {
+                        let depth = share * (self.spec.body.height + 0.5 * reach);
+                        let below = rest - up * depth;
+                        let under_hip = hip - up * (hip - below).dot(up);
+                        if below.distance(under_hip) > 1e-3 && !terrain.inside(below) {
+                            candidates[2 + slot] = terrain.raycast(
+                                below,
+                                under_hip - below,
+                                below.distance(under_hip) + reach,
+                            );
+                        }
                     }
                 }
             }
