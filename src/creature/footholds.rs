@@ -111,7 +111,9 @@ impl Creature {
         let climber = self.spec.body.surface == Surface::Any;
         let walls = terrain.has_shapes();
         let mut best: Option<(f32, Foothold)> = None;
-        for (pull, fraction) in FOOTHOLD_PULLS.iter().enumerate() {
+        // Where pull `pull` puts the rest point, and the stretch it may take.
+        let rest_at = |pull: usize| {
+            let fraction = FOOTHOLD_PULLS[pull];
             let rest = Vec3::new(
                 leg_spec.mount.x + (leg_spec.rest.x - leg_spec.mount.x) * fraction,
                 leg_spec.rest.y,
@@ -119,64 +121,60 @@ impl Creature {
             );
             // From the body's path, not its lean: leaning over the feet must
             // not move the footholds it leans toward.
-            let rest = self.body.to_world(rest) - self.motion.sway + ahead * *fraction;
+            let rest = self.body.to_world(rest) - self.motion.sway + ahead * fraction;
             let limit = match pull.cmp(&preferred) {
                 std::cmp::Ordering::Less => FOOTHOLD_STRETCH - PULL_HYSTERESIS,
                 std::cmp::Ordering::Equal => FOOTHOLD_STRETCH + PULL_HYSTERESIS,
                 std::cmp::Ordering::Greater => FOOTHOLD_STRETCH,
             };
+            (rest, limit)
+        };
+        // Keeps `hit` as the best so far; true when it is within `limit`.
+        let mut consider = |hit: RayHit, pull: usize, limit: f32| {
+            let stretch = reach_needed(terrain, hip, hit.point) / reach;
+            if best.is_none_or(|(s, _)| stretch < s) {
+                best = Some((stretch, Foothold { hit, pull }));
+            }
+            stretch <= limit
+        };
+        // Among walls (a world with shapes), a climber looks ahead and round
+        // edges at each pull before pulling in further: a wall ahead is
+        // ground to climb, not a reason to shorten its stride. On open
+        // ground it does so only when no pull finds ground below within
+        // reach (cliffs), so gullies are still stepped over as before.
+        let sweep_each_pull = climber && walls;
+        for pull in 0..FOOTHOLD_PULLS.len() {
+            let (rest, limit) = rest_at(pull);
             let origin = rest + up * above;
             let down = terrain.raycast(origin, -up, length);
-            let mut candidates = [None; 2 + EDGE_DEPTHS.len()];
-            candidates[0] = self.usable(terrain, down, climber);
-            let reachable = |hit: &Option<RayHit>| {
-                hit.is_some_and(|h| reach_needed(terrain, hip, h.point) <= limit * reach)
-            };
-            if climber && !reachable(&candidates[0]) {
-                // A wall between the hip and the ray's start: the ray would
-                // start inside it or find the ground beyond it.
-                let level = rest + up * (hip - rest).dot(up);
-                candidates[1] =
-                    terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach);
-                if !reachable(&candidates[1]) {
-                    // Round a convex edge: from below the rest point, back
-                    // toward the body under the hip, at a few depths (the
-                    // face round the edge may be a thin lip or a deep wall).
-                    for (slot, share) in EDGE_DEPTHS.iter().enumerate() {
-                        let depth = share * (self.spec.body.height + 0.5 * reach);
-                        let below = rest - up * depth;
-                        let under_hip = hip - up * (hip - below).dot(up);
-                        if below.distance(under_hip) > 1e-3 && !terrain.inside(below) {
-                            candidates[2 + slot] = terrain.raycast(
-                                below,
-                                under_hip - below,
-                                below.distance(under_hip) + reach,
-                            );
-                        }
-                    }
-                }
+            if let Some(hit) = self.usable(terrain, down, climber)
+                && consider(hit, pull, limit)
+            {
+                return Foothold { hit, pull };
             }
-            for hit in candidates.into_iter().flatten() {
-                let stretch = reach_needed(terrain, hip, hit.point) / reach;
-                let found = Foothold { hit, pull };
-                if stretch <= limit {
-                    return found;
-                }
-                if best.is_none_or(|(s, _)| stretch < s) {
-                    best = Some((stretch, found));
-                }
-            }
-            if down.is_none() && candidates.iter().all(Option::is_none) && !walls {
+            if down.is_none() && !walls {
                 // Started inside a hill or pointing away from the ground:
                 // fall back to the point straight below.
                 let hit = terrain.project_down(origin);
-                let stretch = hit.point.distance(hip) / reach;
-                let found = Foothold { hit, pull };
-                if stretch <= limit {
-                    return found;
+                if consider(hit, pull, limit) {
+                    return Foothold { hit, pull };
                 }
-                if best.is_none_or(|(s, _)| stretch < s) {
-                    best = Some((stretch, found));
+            }
+            if sweep_each_pull
+                && let Some(hit) = self.sweep(terrain, (hip, rest, reach), &mut |hit| {
+                    consider(hit, pull, limit)
+                })
+            {
+                return Foothold { hit, pull };
+            }
+        }
+        if climber && !sweep_each_pull {
+            for pull in 0..FOOTHOLD_PULLS.len() {
+                let (rest, limit) = rest_at(pull);
+                if let Some(hit) = self.sweep(terrain, (hip, rest, reach), &mut |hit| {
+                    consider(hit, pull, limit)
+                }) {
+                    return Foothold { hit, pull };
                 }
             }
         }
@@ -195,6 +193,44 @@ impl Creature {
             },
             |(_, found)| found,
         )
+    }
+
+    /// A climber's further rays for the leg of `reach` mounted at `hip`
+    /// whose rest point (pulled) is `rest`, in order, each hit handed to
+    /// `accept`: the
+    /// first it accepts. A ray from the hip toward the rest point finds a
+    /// wall between them (the ray down would start inside it or find the
+    /// ground beyond it); rays from below the rest point back toward the
+    /// body under the hip, at a few depths, find the face round a convex
+    /// edge (a thin lip or a deep wall).
+    fn sweep(
+        &self,
+        terrain: &Ground<'_>,
+        (hip, rest, reach): (Vec3, Vec3, f32),
+        accept: &mut dyn FnMut(RayHit) -> bool,
+    ) -> Option<RayHit> {
+        let up = self.body.up();
+        let level = rest + up * (hip - rest).dot(up);
+        if let Some(hit) = terrain.raycast(hip, level - hip, hip.distance(level) + 0.5 * reach)
+            && accept(hit)
+        {
+            return Some(hit);
+        }
+        for share in EDGE_DEPTHS {
+            let depth = share * (self.spec.body.height + 0.5 * reach);
+            let below = rest - up * depth;
+            let under_hip = hip - up * (hip - below).dot(up);
+            if below.distance(under_hip) <= 1e-3 || terrain.inside(below) {
+                continue;
+            }
+            if let Some(hit) =
+                terrain.raycast(below, under_hip - below, below.distance(under_hip) + reach)
+                && accept(hit)
+            {
+                return Some(hit);
+            }
+        }
+        None
     }
 
     /// `hit`, unless the creature cannot stand there: a ground walker
