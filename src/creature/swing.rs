@@ -27,6 +27,10 @@ const CORRECTION_SHARE: f32 = 0.5;
 /// A swinging foot stays within this fraction of its leg's reach from the
 /// hip (in a solid world, where a swing rounds edges).
 const SWING_REACH: f32 = 0.97;
+/// Fastest a swinging foot follows its path round an edge, m/s (the gait
+/// keeps swings under [`FOOT_SPEED_LIMIT`](super::spec::FOOT_SPEED_LIMIT)
+/// elsewhere).
+const EDGE_FOOT_SPEED: f32 = 5.0;
 /// How many times over a swing a moved landing point has its arc's
 /// clearance checked again, in a world with shapes.
 const LIFT_CHECKS: f32 = 8.0;
@@ -100,7 +104,7 @@ pub fn needed_lift(
             let short = SWING_CLEARANCE - terrain.signed_distance(line);
             if short > 0.0 {
                 let normal = terrain.normal_at(line);
-                lift = lift.max(short / (height * normal.dot(up).max(0.1)));
+                lift = lift.max(short / (height * normal.dot(up).max(0.5)));
             }
             continue;
         }
@@ -206,6 +210,19 @@ impl Creature {
                 let out = foot - hip;
                 if out.length() > most {
                     foot = hip + out.normalize_or_zero() * most;
+                }
+                // Rounding an edge the body turns fast, and the arc (along
+                // its up), the guard and the reach with it: the foot follows
+                // no faster than a swinging foot may move, and never into
+                // the solid.
+                let most_step = EDGE_FOOT_SPEED * dt;
+                let step = foot - leg.foot;
+                if step.length() > most_step {
+                    foot = leg.foot + step * (most_step / step.length());
+                    let d = terrain.signed_distance(foot);
+                    if d < 0.0 {
+                        foot += terrain.normal_at(foot) * -d;
+                    }
                 }
             } else {
                 let lowest = terrain.height(foot.x, foot.z) + least;
