@@ -154,6 +154,36 @@ pub struct Framing {
     /// The direction the chase camera looks along, on the ground plane (unit):
     /// the heading, for the viewer.
     pub chase_heading: Vec3,
+    /// What the chase camera takes as up (unit): world up, or, for a
+    /// subject on a wall or a ceiling, the subject's own up, so the camera
+    /// rolls with it and it stays upright on screen.
+    pub chase_up: Vec3,
+}
+
+/// How far the chase camera keeps from a wall it would otherwise be behind,
+/// metres.
+const CAMERA_CLEARANCE: f32 = 0.3;
+/// A subject tilted less than this from world up is chased level, degrees.
+const ROLL_FROM_DEG: f32 = 25.0;
+/// A subject tilted more than this is chased in its own frame, degrees; in
+/// between the camera's up blends smoothly from one to the other.
+const ROLL_FULL_DEG: f32 = 55.0;
+
+/// The chase camera's up for a subject whose up is `subject_up`: world up
+/// on gentle ground, the subject's up on walls and ceilings, a smooth blend
+/// between (so the picture never snaps).
+pub fn chase_up(subject_up: Vec3) -> Vec3 {
+    let Some(subject_up) = subject_up.try_normalize() else {
+        return Vec3::Y;
+    };
+    let tilt = subject_up.y.clamp(-1.0, 1.0).acos().to_degrees();
+    let t = ((tilt - ROLL_FROM_DEG) / (ROLL_FULL_DEG - ROLL_FROM_DEG)).clamp(0.0, 1.0);
+    let share = t * t * (3.0 - 2.0 * t);
+    Vec3::Y
+        .lerp(subject_up, share)
+        .try_normalize()
+        // Exactly upside down, halfway: lean toward the subject.
+        .unwrap_or(subject_up)
 }
 
 /// `forward` flattened onto the ground plane, unit length (+X when it has
@@ -166,10 +196,32 @@ impl Framing {
     /// The viewer's framing of `world`: the camera's focus, the followed
     /// creature's heading, 14 cells a metre.
     pub fn of_world(camera: &Camera, world: &World) -> Framing {
-        let heading = world
-            .followed_creature()
-            .map_or(Vec3::X, |c| flat_heading(c.body.forward()));
-        Framing::following(camera.focus(world), heading)
+        let Some(creature) = world.followed_creature() else {
+            return Framing::following(camera.focus(world), Vec3::X);
+        };
+        let body = &creature.body;
+        let mut framing = Framing::following(camera.focus(world), flat_heading(body.forward()));
+        framing.chase_up = chase_up(body.up());
+        // Chased in its own frame, the camera looks along its forward
+        // (which on a wall points up the wall).
+        if framing.chase_up != Vec3::Y {
+            let forward = body.forward().reject_from(framing.chase_up);
+            framing.chase_heading = forward.try_normalize().unwrap_or(framing.heading);
+        }
+        // Among walls and under roofs, the camera comes in closer rather
+        // than look from inside the solid.
+        let ground = world.terrain().at(creature.origin());
+        if ground.has_shapes() {
+            let zoom = camera.clamped_zoom();
+            let (distance, height, ahead) = framing.chase;
+            let offset = (framing.chase_up * height - framing.chase_heading * distance) / zoom;
+            let focus = framing.focus;
+            if let Some(hit) = ground.raycast(focus, offset, offset.length()) {
+                let share = ((hit.distance - CAMERA_CLEARANCE) / offset.length()).max(0.15);
+                framing.chase = (distance * share, height * share, ahead);
+            }
+        }
+        framing
     }
 
     /// The viewer's scale around `focus`, facing `heading` (unit, on the
@@ -181,6 +233,7 @@ impl Framing {
             cells_per_unit: CELLS_PER_METRE,
             chase: (CHASE_DISTANCE, CHASE_HEIGHT, CHASE_LOOK_AHEAD),
             chase_heading: heading,
+            chase_up: Vec3::Y,
         }
     }
 
@@ -210,6 +263,7 @@ impl Framing {
             // The chase camera's field of view is 60°: from about 2.5 radii
             // away it takes in the whole ball.
             chase: (2.2 * radius, 1.3 * radius, 0.0),
+            chase_up: Vec3::Y,
         }
     }
 }
@@ -258,12 +312,13 @@ impl Projection {
             ViewKind::Front => (-side, Vec3::Y, -heading),
             ViewKind::Perspective => {
                 let heading = framing.chase_heading;
-                let side = Vec3::new(-heading.z, 0.0, heading.x);
+                let above = framing.chase_up;
+                let side = heading.cross(above).normalize_or(Vec3::Z);
                 let (distance, height_above, ahead) = framing.chase;
-                let eye = focus - heading * (distance / zoom) + Vec3::Y * (height_above / zoom);
+                let eye = focus - heading * (distance / zoom) + above * (height_above / zoom);
                 let look_at = focus + heading * ahead;
                 let forward = (look_at - eye).normalize_or(heading);
-                let right = forward.cross(Vec3::Y).normalize_or(side);
+                let right = forward.cross(above).normalize_or(side);
                 let up = right.cross(forward);
                 let pan = right * camera.pan.x + heading * camera.pan.y;
                 return Projection {

@@ -115,7 +115,11 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
                 }
                 Some(t) => {
                     let point = projection.origin + direction * t;
-                    let light = terrain.normal_at(point).dot(sun).max(0.0);
+                    // Sunlight, and a fill light from the camera so faces
+                    // turned from the sun (a ceiling) still show their shape.
+                    let normal = terrain.normal_at(point);
+                    let light =
+                        0.65 * normal.dot(sun).max(0.0) + 0.35 * (-normal.dot(direction)).max(0.0);
                     let depth = t * along;
                     let fog = (1.0 - depth / far).clamp(0.2, 1.0);
                     let level = 0.15 + 0.8 * light * fog;
