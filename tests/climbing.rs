@@ -274,3 +274,60 @@ fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
     .unwrap();
     assert_eq!(ok.shapes.len(), 1);
 }
+
+/// The world with the spider driven forward on `terrain` until `until`
+/// holds of its body (at most `seconds`).
+fn spider_when(terrain: &str, seconds: usize, until: impl Fn(Vec3, Vec3) -> bool) -> World {
+    let field = std::sync::Arc::new(field(terrain));
+    let mut world = World::new(field, common::shipped_creature("spider"), 1);
+    world
+        .apply(Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    for _ in 0..seconds * 120 {
+        world.step();
+        let c = &world.creatures()[0];
+        let p = c.to_world_f64(world.terrain().spacing(), c.body.position);
+        if until(
+            Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
+            c.body.up(),
+        ) {
+            return world;
+        }
+    }
+    panic!("the spider never got there on {terrain}");
+}
+
+#[test]
+fn the_chase_camera_rolls_with_a_climber_and_stays_out_of_the_solid() {
+    use skitter::render::{Camera, ViewKind, chase_up, render_view};
+    // Level ground: world up; upside down: the body's up; between: a blend.
+    assert_eq!(chase_up(Vec3::new(0.0, 1.0, 0.0)), Vec3::Y);
+    assert_eq!(chase_up(Vec3::new(0.2, 0.98, 0.0).normalize()), Vec3::Y);
+    assert!((chase_up(-Vec3::Y) + Vec3::Y).length() < 1e-6);
+    let tilted = Vec3::new(40f32.to_radians().sin(), 40f32.to_radians().cos(), 0.0);
+    let up = chase_up(tilted);
+    assert!(up.angle_between(Vec3::Y) > 0.05 && up.angle_between(tilted) > 0.05);
+    // Upside down under the overhang's ceiling: the picture shows the
+    // spider (its joints and feet) over ground of several shades, not the
+    // inside of a wall.
+    let world = spider_when("overhang", 40, |_, up| up.y < -0.95);
+    let grid = render_view(&world, ViewKind::Perspective, &Camera::default(), 100, 30);
+    let text = grid.to_text();
+    let joints = text.chars().filter(|c| matches!(c, 'o' | 'O')).count();
+    assert!(joints >= 6, "{text}");
+    let mut shades: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    shades.sort_unstable();
+    shades.dedup();
+    assert!(shades.len() >= 6, "{text}");
+}
+
+#[test]
+fn snapshot_the_spider_climbing_the_wall_side_view() {
+    use skitter::render::{Camera, ViewKind, render_view};
+    let world = spider_when("wall", 40, |p, up| p.y > 1.2 && up.x < -0.9);
+    let grid = render_view(&world, ViewKind::Side, &Camera::default(), 80, 24);
+    insta::assert_snapshot!(grid.to_text());
+}

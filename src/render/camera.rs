@@ -192,6 +192,20 @@ pub fn flat_heading(forward: Vec3) -> Vec3 {
     Vec3::new(forward.x, 0.0, forward.z).normalize_or(Vec3::X)
 }
 
+/// The heading side and front views turn with for a body: its forward on
+/// the ground plane, or, climbing a wall (forward near vertical), the way
+/// into the wall (its down, flattened), so the side view shows the wall in
+/// profile with the creature on it; blended smoothly between.
+pub fn view_heading(body: &crate::creature::Body) -> Vec3 {
+    let forward = body.forward();
+    let steep = ((forward.y.abs() - 0.5) / 0.4).clamp(0.0, 1.0);
+    let share = steep * steep * (3.0 - 2.0 * steep);
+    // Into the wall, signed so that going up the wall looks the same way as
+    // walking toward it did.
+    let into = -body.up() * forward.y.signum();
+    flat_heading(forward.lerp(into, share))
+}
+
 impl Framing {
     /// The viewer's framing of `world`: the camera's focus, the followed
     /// creature's heading, 14 cells a metre.
@@ -200,7 +214,7 @@ impl Framing {
             return Framing::following(camera.focus(world), Vec3::X);
         };
         let body = &creature.body;
-        let mut framing = Framing::following(camera.focus(world), flat_heading(body.forward()));
+        let mut framing = Framing::following(camera.focus(world), view_heading(body));
         framing.chase_up = chase_up(body.up());
         // Chased in its own frame, the camera looks along its forward
         // (which on a wall points up the wall).

@@ -9,7 +9,7 @@ mod grid;
 mod lab;
 mod terrain;
 
-pub use camera::{Camera, FAR, Framing, Projection, ViewKind, flat_heading};
+pub use camera::{Camera, FAR, Framing, Projection, ViewKind, chase_up, flat_heading};
 pub use draw::{render_pixels, render_view, render_walker};
 pub use figure::{BakedFigure, Figure};
 pub use grid::{Cell, Grid, Ink};
