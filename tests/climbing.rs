@@ -4,23 +4,16 @@
 mod common;
 
 use glam::Vec3;
-use skitter::config::{parse_creature, parse_script, parse_terrain};
-use skitter::headless::{self, HeadlessRun};
+use skitter::config::{parse_creature, parse_terrain};
 use skitter::sim::{Command, Summary, World};
 use skitter::terrain::Heightfield;
 
-fn run(creature: &str, terrain: &str, drive: &str) -> Summary {
-    let run = HeadlessRun {
-        creature: common::shipped_creature(creature),
-        terrain: common::shipped_terrain(terrain),
-        solver: None,
-        length: None,
-        script: Some(parse_script("drive", drive).unwrap()),
-        count: 1,
-        scene: None,
-        threads: 1,
-    };
-    headless::run(&run, None).unwrap()
+fn run(creature: &str, terrain: &str, script: &str) -> Summary {
+    common::drive(
+        common::shipped_creature(creature),
+        common::shipped_terrain(terrain),
+        script,
+    )
 }
 
 fn field(name: &str) -> Heightfield {
@@ -125,6 +118,17 @@ fn clean_climb(s: &Summary) -> Vec<String> {
 /// Where the spider's body went, step by step: (position, up) in world
 /// coordinates, driving forward for `seconds` on `terrain`.
 fn path(terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
+    let mut world = driven_spider(terrain);
+    (0..seconds * 120)
+        .map(|_| {
+            world.step();
+            body_pose(&world)
+        })
+        .collect()
+}
+
+/// A world of one spider on `terrain`, driven forward at full throttle.
+fn driven_spider(terrain: &str) -> World {
     let field = std::sync::Arc::new(field(terrain));
     let mut world = World::new(field, common::shipped_creature("spider"), 1);
     world
@@ -133,15 +137,17 @@ fn path(terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
             turn: 0.0,
         })
         .unwrap();
-    (0..seconds * 120)
-        .map(|_| {
-            world.step();
-            let c = &world.creatures()[0];
-            let p = c.to_world_f64(world.terrain().spacing(), c.body.position);
-            let p = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
-            (p, c.body.up())
-        })
-        .collect()
+    world
+}
+
+/// The spider's body centre in world coordinates, and its up.
+fn body_pose(world: &World) -> (Vec3, Vec3) {
+    let c = &world.creatures()[0];
+    let p = c.to_world_f64(world.terrain().spacing(), c.body.position);
+    (
+        Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
+        c.body.up(),
+    )
 }
 
 #[test]
@@ -278,22 +284,11 @@ fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
 /// The world with the spider driven forward on `terrain` until `until`
 /// holds of its body (at most `seconds`).
 fn spider_when(terrain: &str, seconds: usize, until: impl Fn(Vec3, Vec3) -> bool) -> World {
-    let field = std::sync::Arc::new(field(terrain));
-    let mut world = World::new(field, common::shipped_creature("spider"), 1);
-    world
-        .apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
+    let mut world = driven_spider(terrain);
     for _ in 0..seconds * 120 {
         world.step();
-        let c = &world.creatures()[0];
-        let p = c.to_world_f64(world.terrain().spacing(), c.body.position);
-        if until(
-            Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32),
-            c.body.up(),
-        ) {
+        let (position, up) = body_pose(&world);
+        if until(position, up) {
             return world;
         }
     }

@@ -8,30 +8,16 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{shipped_creature as built_in_creature, shipped_terrain as terrain};
-use skitter::config::{CREATURES, TERRAINS, parse_creature, parse_script};
+use common::{drive, shipped_creature as built_in_creature, shipped_terrain as terrain};
+use skitter::config::{CREATURES, TERRAINS, parse_creature};
 use skitter::creature::{CreatureSpec, LegPhase};
-use skitter::headless::{self, HeadlessRun, motion_breaches, quality_breaches};
+use skitter::headless::{motion_breaches, quality_breaches};
 use skitter::sim::{Command, Summary, World};
-use skitter::terrain::{Heightfield, TerrainSpec};
+use skitter::terrain::Heightfield;
 
 /// The README's 60 s drive: forward, a left turn, forward, a right turn, forward.
 const QUALITY_DRIVE: &str =
     "forward 20s, forward+left 1.5s, forward 18.5s, forward+right 1.5s, forward 18.5s";
-
-fn drive(creature: CreatureSpec, terrain: TerrainSpec, script: &str) -> Summary {
-    let run = HeadlessRun {
-        creature,
-        terrain,
-        solver: None,
-        length: None,
-        script: Some(parse_script("drive", script).unwrap()),
-        count: 1,
-        scene: None,
-        threads: 1,
-    };
-    headless::run(&run, None).unwrap()
-}
 
 /// Every figure of both kinds of limits, for every shipped creature on every
 /// shipped terrain, with `speed` scaled by `factor` in the creature file.

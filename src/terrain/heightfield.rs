@@ -426,16 +426,25 @@ impl<'a> Ground<'a> {
         self.origin
     }
 
-    /// Surface height at local (x, z); NaN in, NaN out.
+    /// The corners of the grid cell holding local (x, z) and the position
+    /// inside it (fractions along x and z); `None` for a NaN coordinate.
     #[inline]
-    pub fn height(&self, x: f32, z: f32) -> f32 {
+    fn patch(&self, x: f32, z: f32) -> Option<([f32; 4], f32, f32)> {
         if x.is_nan() || z.is_nan() {
-            return f32::NAN;
+            return None;
         }
         let f = self.field;
         let (i, tx) = split(x, f.inv_spacing, self.origin.x);
         let (j, tz) = split(z, f.inv_spacing, self.origin.z);
-        let [h00, h10, h01, h11] = f.cell_corners(i, j);
+        Some((f.cell_corners(i, j), tx, tz))
+    }
+
+    /// Surface height at local (x, z); NaN in, NaN out.
+    #[inline]
+    pub fn height(&self, x: f32, z: f32) -> f32 {
+        let Some(([h00, h10, h01, h11], tx, tz)) = self.patch(x, z) else {
+            return f32::NAN;
+        };
         let near = h00 + (h10 - h00) * tx;
         let far = h01 + (h11 - h01) * tx;
         near + (far - near) * tz
@@ -445,17 +454,14 @@ impl<'a> Ground<'a> {
     /// bilinear patch there: one cell's corners for both.
     #[inline]
     pub fn height_and_slope(&self, x: f32, z: f32) -> (f32, Vec2) {
-        if x.is_nan() || z.is_nan() {
+        let Some(([h00, h10, h01, h11], tx, tz)) = self.patch(x, z) else {
             return (f32::NAN, Vec2::ZERO);
-        }
-        let f = self.field;
-        let (i, tx) = split(x, f.inv_spacing, self.origin.x);
-        let (j, tz) = split(z, f.inv_spacing, self.origin.z);
-        let [h00, h10, h01, h11] = f.cell_corners(i, j);
+        };
         let near = h00 + (h10 - h00) * tx;
         let far = h01 + (h11 - h01) * tx;
-        let slope_x = ((h10 - h00) * (1.0 - tz) + (h11 - h01) * tz) * f.inv_spacing;
-        let slope_z = (far - near) * f.inv_spacing;
+        let inv = self.field.inv_spacing;
+        let slope_x = ((h10 - h00) * (1.0 - tz) + (h11 - h01) * tz) * inv;
+        let slope_z = (far - near) * inv;
         (near + (far - near) * tz, Vec2::new(slope_x, slope_z))
     }
 

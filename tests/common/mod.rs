@@ -59,3 +59,23 @@ pub fn shipped_terrain(name: &str) -> skitter::terrain::TerrainSpec {
 /// creature (climber or not) must walk the quality drive at speed. The
 /// solid terrains (wall, overhang, canyon) have scenario tests of their own.
 pub const OPEN_GROUND: [&str; 4] = ["hills", "flat", "dunes", "rough"];
+
+/// One creature's headless run on `terrain` driven by `script`, one thread:
+/// its summary.
+pub fn drive(
+    creature: skitter::creature::CreatureSpec,
+    terrain: skitter::terrain::TerrainSpec,
+    script: &str,
+) -> skitter::sim::Summary {
+    let run = skitter::headless::HeadlessRun {
+        creature,
+        terrain,
+        solver: None,
+        length: None,
+        script: Some(skitter::config::parse_script("drive", script).unwrap()),
+        count: 1,
+        scene: None,
+        threads: 1,
+    };
+    skitter::headless::run(&run, None).unwrap()
+}
