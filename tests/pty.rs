@@ -301,3 +301,35 @@ fn saving_the_creature_file_reloads_it_and_a_broken_save_keeps_the_creature() {
     assert!(s.wait_exit().success());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A solid world in the real viewer: at four times real speed the spider
+/// walks into the overhang, up its back wall and onto the ceiling; the
+/// side view draws the solid, and the stats count time on walls and
+/// ceilings.
+#[test]
+fn the_spider_walks_onto_the_overhangs_ceiling_in_the_viewer() {
+    let mut s = Session::start(&["run", "-t", "overhang"]);
+    s.wait_for("terrain  overhang");
+    s.wait_for("climb    wall 0.0 s  ceiling 0.0 s");
+    s.press("ww]]v");
+    s.wait_for("side view");
+    s.wait_for("rate 4×");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let upside_down = loop {
+        let text = s.text();
+        if text.contains("climb") && !text.contains("ceiling 0.0 s") {
+            break text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never reached the ceiling:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        upside_down.contains('%'),
+        "the solid is drawn:\n{upside_down}"
+    );
+    s.press("q");
+    assert!(s.wait_exit().success());
+}

@@ -462,6 +462,38 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                     m.motion.body_accel_max, m.motion.tilt_rate_max
                 ),
             ),
+        ]);
+        if !app.world.terrain().shapes().is_empty() {
+            // A solid world: time off the floor, and how near the body and
+            // the knees came to the solid.
+            let creatures = app.world.creatures().len().max(1) as f64;
+            let clearance = |min: f32| {
+                if min.is_finite() {
+                    format!("{:.0} mm", min * 1000.0)
+                } else {
+                    "-".into()
+                }
+            };
+            lines.extend([
+                label(
+                    "climb",
+                    format!(
+                        "wall {:.1} s  ceiling {:.1} s",
+                        m.wall_time / creatures,
+                        m.ceiling_time / creatures
+                    ),
+                ),
+                label(
+                    "clear",
+                    format!(
+                        "body {}  knee {}",
+                        clearance(m.body_clearance_min),
+                        clearance(m.joint_clearance_min)
+                    ),
+                ),
+            ]);
+        }
+        lines.extend([
             label(
                 "balance",
                 if m.motion.last_margin.is_nan() {
