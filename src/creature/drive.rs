@@ -180,18 +180,29 @@ impl Creature {
     fn for_each_stretch(&self, next: &Body, mut visit: impl FnMut(f32, f32)) {
         let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
         let up = self.body.up();
-        let strain = |body: &Body, foot: Vec3, leg: &super::LegSpec| {
-            let stretch = foot.distance(body.to_world(leg.mount)) / leg.reach();
-            let rest = body.to_world(leg.rest) - self.motion.sway;
-            let trail = (foot - rest).reject_from_normalized(up).length();
+        // A climber cresting steep open ground finds its footholds behind
+        // its rest points (nothing ahead is in reach until its body has
+        // tipped over the crest): only the part of a foot's trail that a
+        // step would make up holds it back. (Among walls the edge rays
+        // find the face round the edge instead.)
+        let climber = self.spec.body.surface == super::Surface::Any && !self.among_walls;
+        let forward = self.body.forward();
+        let strain = |body: &Body, leg: &super::Leg, spec: &super::LegSpec| {
+            let stretch = leg.foot.distance(body.to_world(spec.mount)) / spec.reach();
+            let rest = body.to_world(spec.rest) - self.motion.sway;
+            let mut trail = (leg.foot - rest).reject_from_normalized(up).length();
+            if climber {
+                let short = (rest - leg.desired).dot(forward).max(0.0);
+                trail = (trail - short).max(0.0);
+            }
             (stretch, BRAKE_STRETCH * trail / lag_limit)
         };
         for (leg, leg_spec) in self.legs.iter().zip(&self.spec.legs) {
             if !leg.is_grounded() {
                 continue;
             }
-            let now = strain(&self.body, leg.foot, leg_spec);
-            let after = strain(next, leg.foot, leg_spec);
+            let now = strain(&self.body, leg, leg_spec);
+            let after = strain(next, leg, leg_spec);
             visit(now.0, after.0);
             visit(now.1, after.1);
         }

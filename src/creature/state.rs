@@ -127,6 +127,9 @@ pub struct Creature {
     /// Rest pose per leg, shared by every creature of this kind.
     pub(super) rest: Arc<[Chain]>,
     pub(super) ring: Vec<usize>,
+    /// Whether the terrain it walks has shapes (walls, roofs): set each
+    /// step, for the stages that treat edges apart.
+    pub(super) among_walls: bool,
 }
 
 impl std::fmt::Debug for Creature {
@@ -200,6 +203,7 @@ impl Creature {
             projected: Vec::with_capacity(spec.legs.len()),
             rest,
             ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>()),
+            among_walls: !terrain.shapes().is_empty(),
             spec,
         };
         creature.place_legs(&terrain.at(origin));
@@ -357,6 +361,7 @@ impl Creature {
     pub fn step(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
         self.rebase(terrain.spacing());
         let terrain = &terrain.at(self.origin);
+        self.among_walls = terrain.has_shapes();
         let mut events = StepEvents::default();
         let before = self.body.position;
         self.drive(terrain, dt);
