@@ -176,12 +176,18 @@ impl Creature {
                 terrain.normal(below.point.x, below.point.z)
             }
         };
-        let target_up = match self.spec.body.orientation {
+        let mut target_up = match self.spec.body.orientation {
             OrientationSource::Ground => ground_normal(),
             OrientationSource::Feet => {
                 feet_plane_normal(&self.feet, &self.ring, up).unwrap_or_else(ground_normal)
             }
         };
+        // A ground walker never tilts past its steepest ground (the ray
+        // under it may meet the side of a wall or a boulder): it does not
+        // turn over.
+        if self.spec.body.surface == super::Surface::Ground {
+            target_up = within_cone(target_up, Vec3::Y, self.spec.body.max_slope);
+        }
 
         // Tilt: the rotation taking up onto the target, as a rotation vector.
         let axis = up.cross(target_up);
@@ -380,4 +386,18 @@ pub fn body_corners(body: &Body, half: Vec3) -> [Vec3; 8] {
             sign(4) * half.z,
         ))
     })
+}
+
+/// `v` (unit), turned toward `axis` (unit) just enough to lie within
+/// `angle` radians of it.
+fn within_cone(v: Vec3, axis: Vec3, angle: f32) -> Vec3 {
+    let off = v.angle_between(axis);
+    if off.is_nan() || off <= angle {
+        return v;
+    }
+    // The direction away from the axis in their plane (any, if opposite).
+    let across = (v - axis * v.dot(axis))
+        .try_normalize()
+        .unwrap_or_else(|| axis.any_orthonormal_vector());
+    axis * angle.cos() + across * angle.sin()
 }
