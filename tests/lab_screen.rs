@@ -248,3 +248,30 @@ fn on_flat_ground_the_clip_is_the_walk_and_a_wrong_speed_makes_feet_glide() {
         slow.slip_max
     );
 }
+
+/// The lab's help does not fit the smallest screen either: it scrolls with
+/// j/k (or the arrows) and says which rows show; with the help closed those
+/// keys change nothing.
+#[test]
+fn the_lab_help_scrolls_on_a_small_terminal() {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use skitter::tui::lab_action_for;
+    let down = lab_action_for(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)).unwrap();
+    assert_eq!(down, LabAction::ScrollHelp(1));
+    let mut app = lab(Rig::Chain, 10);
+    app.handle(down);
+    assert_eq!(app.help_scroll, 0, "the closed help does not scroll");
+    app.handle(LabAction::ToggleHelp);
+    let first = lab_frame(&app, 40, 12);
+    assert!(first.contains("keys 1–8/"), "{first}");
+    for _ in 0..3 {
+        app.handle(LabAction::ScrollHelp(1));
+    }
+    let scrolled = lab_frame(&app, 40, 12);
+    assert!(scrolled.contains("keys 4–11/"), "{scrolled}");
+    for _ in 0..100 {
+        app.handle(LabAction::ScrollHelp(1));
+    }
+    let end = lab_frame(&app, 40, 12);
+    assert!(end.contains("root."), "the note's last word: {end}");
+}

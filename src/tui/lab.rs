@@ -46,6 +46,8 @@ pub enum LabAction {
     NewSeed,
     /// Show or hide the key help.
     ToggleHelp,
+    /// Scroll the key help down (+1) or up (-1) a row.
+    ScrollHelp(i32),
     /// Leave.
     Quit,
 }
@@ -69,6 +71,8 @@ pub fn lab_action_for(key: KeyEvent) -> Option<LabAction> {
         KeyCode::Char('r') => LabAction::Restart,
         KeyCode::Char('g') => LabAction::NewSeed,
         KeyCode::Char('?') | KeyCode::F(1) => LabAction::ToggleHelp,
+        KeyCode::Char('j') | KeyCode::Down => LabAction::ScrollHelp(1),
+        KeyCode::Char('k') | KeyCode::Up => LabAction::ScrollHelp(-1),
         KeyCode::Char('q') | KeyCode::Esc => LabAction::Quit,
         _ => return None,
     })
@@ -88,6 +92,7 @@ pub const LAB_KEYS: &[(&str, &str)] = &[
     ("r", "restart from the start pose"),
     ("g", "generate: next seed (start pose, trajectory, buttons)"),
     ("?", "this help"),
+    ("j/k ↑/↓", "scroll this help"),
     ("q/Esc", "quit"),
 ];
 
@@ -114,6 +119,8 @@ pub struct LabApp {
     pub paused: bool,
     /// Whether the help overlay is up.
     pub show_help: bool,
+    /// Rows of the help overlay scrolled past.
+    pub help_scroll: u16,
     /// Whether the user asked to leave.
     pub quit: bool,
     /// Index into [`RATES`].
@@ -136,6 +143,7 @@ impl LabApp {
             split: false,
             paused: false,
             show_help: false,
+            help_scroll: 0,
             quit: false,
             rate: REAL_TIME,
             clock: FixedStep::new(1.0 / STEPS_PER_SECOND, MAX_CATCH_UP),
@@ -209,7 +217,20 @@ impl LabApp {
                 let outcome = self.scene.next_seed();
                 self.report(outcome, |scene| format!("seed {}", scene.seed()));
             }
-            LabAction::ToggleHelp => self.show_help = !self.show_help,
+            LabAction::ToggleHelp => {
+                self.show_help = !self.show_help;
+                self.help_scroll = 0;
+            }
+            LabAction::ScrollHelp(step) => {
+                // Only the help scrolls; with it closed the keys do nothing.
+                if self.show_help {
+                    let limit = super::ui::help_scroll_limit(LAB_KEYS, LAB_NOTE);
+                    self.help_scroll = self
+                        .help_scroll
+                        .saturating_add_signed(step.clamp(-1, 1) as i16)
+                        .min(limit);
+                }
+            }
             LabAction::Quit => self.quit = true,
         }
     }

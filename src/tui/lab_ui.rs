@@ -65,9 +65,12 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &LabApp) {
         min: (LAB_MIN_WIDTH, LAB_MIN_HEIGHT),
         notice: app.notice.as_ref(),
         hints: HINTS,
-        help: app
-            .show_help
-            .then_some(((LAB_KEYS, LAB_NOTE), 9, " lab keys (? to close) ", 0)),
+        help: app.show_help.then_some((
+            (LAB_KEYS, LAB_NOTE),
+            9,
+            " lab keys (? to close) ",
+            app.help_scroll,
+        )),
     };
     draw_screen(frame, &chrome, |frame, main| {
         if main.width >= PANEL_MIN_TERMINAL_WIDTH {
