@@ -5,7 +5,7 @@ mod common;
 
 use glam::Vec3;
 use skitter::config::{parse_creature, parse_terrain};
-use skitter::sim::{Command, Summary, World};
+use skitter::sim::{Summary, World};
 use skitter::terrain::Heightfield;
 
 fn run(creature: &str, terrain: &str, script: &str) -> Summary {
@@ -129,15 +129,10 @@ fn path(terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
 
 /// A world of one spider on `terrain`, driven forward at full throttle.
 fn driven_spider(terrain: &str) -> World {
-    let field = std::sync::Arc::new(field(terrain));
-    let mut world = World::new(field, common::shipped_creature("spider"), 1);
-    world
-        .apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
-    world
+    common::walking_world(
+        common::shipped_creature("spider"),
+        common::shipped_terrain(terrain),
+    )
 }
 
 /// The spider's body centre in world coordinates, and its up.

@@ -6,14 +6,11 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use common::{drive, shipped_creature as built_in_creature, shipped_terrain as terrain};
 use skitter::config::{CREATURES, TERRAINS, parse_creature};
 use skitter::creature::{CreatureSpec, LegPhase};
 use skitter::headless::{motion_breaches, quality_breaches};
-use skitter::sim::{Command, Summary, World};
-use skitter::terrain::Heightfield;
+use skitter::sim::{Summary, World};
 
 /// The README's 60 s drive: forward, a left turn, forward, a right turn, forward.
 const QUALITY_DRIVE: &str =
@@ -83,18 +80,7 @@ fn shipped_creatures_move_naturally_at_triple_speed() {
 
 /// One `spec` on the built-in terrain `terrain_name`, driven forward.
 fn walking_world(spec: CreatureSpec, terrain_name: &str) -> World {
-    let mut world = World::new(
-        Arc::new(Heightfield::generate(&terrain(terrain_name))),
-        spec,
-        1,
-    );
-    world
-        .apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
-    world
+    common::walking_world(spec, terrain(terrain_name))
 }
 
 /// The order groups lift off in, over a run: one entry per lift-off.

@@ -703,30 +703,25 @@ fn parse_body(check: &Check<'_>, body: &BodyFile, errors: &mut Errors) -> Option
                 Some(size)
             }
         });
-    let orientation = match body.orientation.as_ref().map(|s| s.get_ref().as_str()) {
-        None | Some("feet") => Some(OrientationSource::Feet),
-        Some("ground") => Some(OrientationSource::Ground),
-        Some(other) => {
-            errors.push(check.at_opt(
-                body.orientation.as_ref(),
-                "body.orientation",
-                format!("unknown orientation source {other:?}; valid: \"feet\", \"ground\""),
-            ));
-            None
-        }
-    };
-    let surface = match body.surface.as_ref().map(|s| s.get_ref().as_str()) {
-        None | Some("ground") => Some(Surface::Ground),
-        Some("any") => Some(Surface::Any),
-        Some(other) => {
-            errors.push(check.at_opt(
-                body.surface.as_ref(),
-                "body.surface",
-                format!("unknown surface {other:?}; valid: \"ground\", \"any\""),
-            ));
-            None
-        }
-    };
+    let orientation = named(
+        check,
+        errors,
+        (
+            body.orientation.as_ref(),
+            "body.orientation",
+            "orientation source",
+        ),
+        &[
+            ("feet", OrientationSource::Feet),
+            ("ground", OrientationSource::Ground),
+        ],
+    );
+    let surface = named(
+        check,
+        errors,
+        (body.surface.as_ref(), "body.surface", "surface"),
+        &[("ground", Surface::Ground), ("any", Surface::Any)],
+    );
     let max_slope = match &body.max_slope {
         Some(value) => {
             let v = *value.get_ref();
@@ -784,6 +779,33 @@ fn parse_body(check: &Check<'_>, body: &BodyFile, errors: &mut Errors) -> Option
         surface: surface?,
         max_slope: max_slope?,
     })
+}
+
+/// The value named by `value` among `names` (the first is the default when
+/// there is none), or `None` with an error naming the valid ones.
+fn named<T: Copy>(
+    check: &Check<'_>,
+    errors: &mut Errors,
+    (value, field, what): (Option<&Spanned<String>>, &str, &str),
+    names: &[(&str, T)],
+) -> Option<T> {
+    let Some(given) = value else {
+        return names.first().map(|(_, v)| *v);
+    };
+    if let Some((_, v)) = names.iter().find(|(name, _)| name == given.get_ref()) {
+        return Some(*v);
+    }
+    let valid: Vec<String> = names.iter().map(|(name, _)| format!("{name:?}")).collect();
+    errors.push(check.at(
+        given,
+        field,
+        format!(
+            "unknown {what} {:?}; valid: {}",
+            given.get_ref(),
+            valid.join(", ")
+        ),
+    ));
+    None
 }
 
 /// A ground walker's steepest ground by default, degrees.

@@ -79,3 +79,19 @@ pub fn drive(
     };
     skitter::headless::run(&run, None).unwrap()
 }
+
+/// A world of one `creature` on `terrain`, driven forward at full throttle.
+pub fn walking_world(
+    creature: skitter::creature::CreatureSpec,
+    terrain: skitter::terrain::TerrainSpec,
+) -> skitter::sim::World {
+    let field = std::sync::Arc::new(skitter::terrain::Heightfield::generate(&terrain));
+    let mut world = skitter::sim::World::new(field, creature, 1);
+    world
+        .apply(skitter::sim::Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    world
+}
