@@ -11,6 +11,11 @@
 //! whole number of grid cells. A creature far from the world's origin keeps
 //! its own coordinates small (see `Creature::rebase`), so f32 precision does
 //! not depend on where it walks.
+//!
+//! The terrain file's shapes (see `shapes.rs`) live here too, in world
+//! coordinates: [`Ground`]'s queries answer for the solid they make with
+//! the heights (the ground, added to and carved in file order), and take
+//! the heightfield's own faster paths when there are none.
 
 use std::sync::Arc;
 
@@ -29,8 +34,8 @@ pub struct GridOrigin {
     pub z: i64,
 }
 
-/// Where a ray met the surface. (Its normal costs four more lookups, so it is
-/// left to [`Ground::normal`] for the callers that need it.)
+/// Where a ray met the surface. (Its normal costs more lookups, so it is
+/// left to [`Ground::normal_at`] for the callers that need it.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RayHit {
     /// The point on the surface.
