@@ -43,7 +43,7 @@ const STABILITY_PATIENCE: f32 = 3.0;
 const STANDING_FRACTION: f32 = 0.01;
 
 /// A grounded leg that wants to step, and how badly: 1 or more starts a
-/// step; between [`PARTNER_FRACTION`] and 1 only joins its group's step.
+/// step; between `PARTNER_FRACTION` and 1 only joins its group's step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepCandidate {
     /// Leg index.

@@ -250,7 +250,7 @@ impl Creature {
     }
 
     /// Moves the creature's local frame by whole grid cells when its body has
-    /// wandered more than [`REBASE_DISTANCE`] from the frame's origin, so its
+    /// wandered more than `REBASE_DISTANCE` from the frame's origin, so its
     /// coordinates stay small and f32 keeps its precision. Everything the
     /// creature holds moves by the same amount; nothing moves in the world.
     pub fn rebase(&mut self, spacing: f32) {

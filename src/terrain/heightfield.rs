@@ -720,7 +720,7 @@ impl<'a> Ground<'a> {
     /// analytically, so the ray splits into pieces where the same shapes
     /// hold it; in each piece the world is solid, open, or the ground (the
     /// last shape holding it decides), and the ground's pieces are walked
-    /// cell by cell (see [`Ground::ground_hit`]).
+    /// cell by cell (see `Ground::ground_hit`).
     pub fn raycast(&self, origin: Vec3, direction: Vec3, max_distance: f32) -> Option<RayHit> {
         let direction = direction.try_normalize()?;
         if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {

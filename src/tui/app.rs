@@ -220,7 +220,7 @@ pub struct App {
     /// Mean IK iterations per frame, for the sparkline.
     pub iterations_history: VecDeque<f32>,
     /// The first creature's legs in the air (bit per leg, at most 64 legs)
-    /// after each of the last [`GAIT_HISTORY`] steps: the gait diagram.
+    /// after each of the last `GAIT_HISTORY` steps: the gait diagram.
     pub gait_history: VecDeque<u64>,
     /// Largest IK error per frame (metres), for the sparkline.
     pub error_history: VecDeque<f32>,
