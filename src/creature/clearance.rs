@@ -4,6 +4,7 @@ use glam::Vec3;
 
 use super::{Body, Leg};
 use crate::geometry::{inside_box, segment_distance, segment_enters_box};
+use crate::ik::Chain;
 
 /// Two legs closer than this (metres) count as crossing.
 pub const LEG_GAP: f32 = 0.01;
@@ -41,7 +42,12 @@ pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
 /// half-extents). A first bone mounted inside the box must leave it (its
 /// far end outside); every other bone must stay out entirely.
 pub fn leg_enters_body(body: &Body, half: Vec3, leg: &Leg) -> bool {
-    let joints = leg.chain.joints();
+    chain_enters_body(body, half, &leg.chain)
+}
+
+/// [`leg_enters_body`] for a chain not (yet) a leg's: a pose being tried.
+pub fn chain_enters_body(body: &Body, half: Vec3, chain: &Chain) -> bool {
+    let joints = chain.joints();
     let local = |p: Vec3| body.to_local(p);
     let root = local(joints[0]);
     let mut previous = root;

@@ -103,14 +103,9 @@ impl Creature {
             return f32::INFINITY;
         }
         let forward = self.body.forward();
-        // The farthest forward any joint of the rest pose stands, and a
-        // swinging foot's half stride beyond it.
-        let reach_ahead = self
-            .rest
-            .iter()
-            .flat_map(|chain| chain.joints().iter().map(|j| j.x))
-            .fold(0.5 * spec.body.size.x, f32::max);
-        let margin = reach_ahead + 0.5 * spec.gait.step_threshold + OBSTACLE_MARGIN;
+        // The rest pose's reach ahead, and a swinging foot's half stride
+        // beyond it.
+        let margin = self.reach_ahead + 0.5 * spec.gait.step_threshold + OBSTACLE_MARGIN;
         let braking = BRAKING_FACTOR * spec.body.acceleration;
         let stopping = spec.body.speed * spec.body.speed / (2.0 * braking);
         let look = margin + stopping + 1.0;

@@ -197,8 +197,7 @@ impl Creature {
 
     /// A climber's further rays for the leg of `reach` mounted at `hip`
     /// whose rest point (pulled) is `rest`, in order, each hit handed to
-    /// `accept`: the
-    /// first it accepts. A ray from the hip toward the rest point finds a
+    /// `accept`: the first it accepts. A ray from the hip toward the rest point finds a
     /// wall between them (the ray down would start inside it or find the
     /// ground beyond it); rays from below the rest point back toward the
     /// body under the hip, at a few depths, find the face round a convex

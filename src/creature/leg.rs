@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::state::solver_slot;
-use super::{Creature, LegSpec, leg_enters_body};
+use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
 };
@@ -238,13 +238,8 @@ impl Creature {
             let Some((d, joint)) = deepest_joint(terrain, &chain) else {
                 continue;
             };
-            let candidate = Leg {
-                chain,
-                report,
-                ..leg.clone()
-            };
-            if d > depth && !leg_enters_body(&self.body, half, &candidate) {
-                self.legs[i].chain = candidate.chain;
+            if d > depth && !chain_enters_body(&self.body, half, &chain) {
+                self.legs[i].chain = chain;
                 self.legs[i].report = report;
                 depth = d;
                 deepest = joint;

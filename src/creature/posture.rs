@@ -341,9 +341,7 @@ impl Creature {
             self.motion.lift_rate = self.motion.lift_rate.max(0.0);
         }
     }
-}
 
-impl Creature {
     /// The hard guard in a solid world: no corner of the body box, and not
     /// its centre, comes nearer any surface (floor, wall or ceiling) than
     /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's

@@ -102,6 +102,10 @@ pub struct Creature {
     /// The spec's rest radius (how much turning adds to a foot's speed),
     /// computed once.
     pub(super) rest_radius: f32,
+    /// How far ahead of the body's centre the rest pose reaches (its
+    /// farthest-forward joint, or the body's front), metres: the room a
+    /// ground walker keeps before a wall. Computed once.
+    pub(super) reach_ahead: f32,
     /// Per leg, its neighbours along its side of the body (the spec's,
     /// computed once).
     pub(super) neighbours: Box<[super::SideNeighbours]>,
@@ -189,6 +193,10 @@ impl Creature {
             walk_speed: spec.walk_speed(),
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
+            reach_ahead: rest
+                .iter()
+                .flat_map(|chain| chain.joints().iter().map(|j| j.x))
+                .fold(0.5 * spec.body.size.x, f32::max),
             neighbours: spec.side_neighbours().into_boxed_slice(),
             motion: BodyMotion::default(),
             next_group: 0,
