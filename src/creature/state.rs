@@ -367,6 +367,7 @@ impl Creature {
     /// Advances the creature by `dt` seconds: the pipeline in the module
     /// documentation, in order.
     pub fn step(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
+        let _flush = crate::math::FlushSubnormals::new();
         self.rebase(terrain.spacing());
         let terrain = &terrain.at(self.origin);
         self.among_walls = terrain.has_shapes();

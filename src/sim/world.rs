@@ -461,6 +461,9 @@ impl World {
             &mut [CreatureTrack],
             &mut Metrics,
         )| {
+            // Metrics meet the same widened vectors as the step (see
+            // `FlushSubnormals`).
+            let _flush = crate::math::FlushSubnormals::new();
             tally.clear_tally();
             for (offset, (creature, track)) in creatures.iter_mut().zip(tracks).enumerate() {
                 let events = creature.step(terrain, dt);
