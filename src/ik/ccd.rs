@@ -36,6 +36,17 @@ fn sweep_until_done(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem
         return CoreOutcome::new(0, Termination::Reached);
     }
     let mut iterations = 0;
+    if problem.limits.is_none() && problem.max_iterations > 0 {
+        // The chain comes from `f32` joints whose bones are their lengths
+        // only to about 1e-7; rigid turns would keep that error, so the
+        // bones are laid out at their lengths first. Each turn then keeps
+        // them to rounding, about 1e-16.
+        for k in 0..last {
+            let dir = dir_or(joints[k + 1] - joints[k], DVec3::Y);
+            joints[k + 1] = joints[k] + dir * lengths[k];
+        }
+        error = end_error(joints, target);
+    }
     if let Some(limits) = problem.limits {
         if problem.max_iterations == 0 {
             return CoreOutcome::new(0, Termination::MaxIterations);
@@ -52,20 +63,12 @@ fn sweep_until_done(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem
             if !(has_direction(to_end) && has_direction(to_target)) {
                 continue;
             }
-            let rotation = shortest_arc(to_end.normalize(), to_target.normalize());
             if let Some(limits) = problem.limits {
+                let rotation = shortest_arc(to_end.normalize(), to_target.normalize());
                 rotate_within(joints, lengths, pivot, rotation, &limits);
                 continue;
             }
-            // Rebuild the rotated bones from their lengths so repeated
-            // rotations cannot make them drift.
-            let mut previous_old = joints[pivot];
-            for k in pivot..last {
-                let bone = joints[k + 1] - previous_old;
-                previous_old = joints[k + 1];
-                let dir = dir_or(rotation * bone, DVec3::Y);
-                joints[k + 1] = joints[k] + dir * lengths[k];
-            }
+            turn_about(joints, pivot, to_end, to_target);
         }
         let previous = error;
         error = end_error(joints, target);
@@ -74,6 +77,38 @@ fn sweep_until_done(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem
         }
     }
     CoreOutcome::new(iterations, Termination::MaxIterations)
+}
+
+/// CCD's turn about `pivot` on a chain without limits: every joint past it
+/// turns rigidly by the shortest arc taking `to_end` onto `to_target`
+/// (neither zero).
+///
+/// This is the loop's whole cost, so the rotation is applied in Rodrigues'
+/// form for two unit vectors, `v·c + w×v + w(w·v)/(1 + c)` with `c` their
+/// cosine and `w` their cross product: one square root and no quaternion,
+/// where normalising both directions, the arc's quaternion and every
+/// rotated bone took ten. It is exact for tiny angles, like
+/// [`shortest_arc`].
+fn turn_about(joints: &mut [DVec3], pivot: usize, to_end: DVec3, to_target: DVec3) {
+    let scale = (to_end.length_squared() * to_target.length_squared())
+        .sqrt()
+        .recip();
+    let cos = to_end.dot(to_target) * scale;
+    let origin = joints[pivot];
+    if cos < -1.0 + 1e-12 {
+        // Opposite: half a turn about any perpendicular.
+        let rotation = shortest_arc(to_end.normalize(), to_target.normalize());
+        for joint in &mut joints[pivot + 1..] {
+            *joint = origin + rotation * (*joint - origin);
+        }
+        return;
+    }
+    let axis = to_end.cross(to_target) * scale;
+    let along = (1.0 + cos).recip();
+    for joint in &mut joints[pivot + 1..] {
+        let v = *joint - origin;
+        *joint = origin + v * cos + axis.cross(v) + axis * (axis.dot(v) * along);
+    }
 }
 
 /// CCD's turn about `pivot` on a chain with joint limits: bone `pivot` is
