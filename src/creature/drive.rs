@@ -183,7 +183,8 @@ impl Creature {
         let climber = self.spec.body.surface == super::Surface::Any && !self.among_walls;
         let forward = self.body.forward();
         let strain = |body: &Body, leg: &super::Leg, spec: &super::LegSpec| {
-            let stretch = leg.foot.distance(body.to_world(spec.mount)) / spec.reach();
+            // The chain's reach is the spec's, summed once.
+            let stretch = leg.foot.distance(body.to_world(spec.mount)) / leg.chain.reach();
             let rest = body.to_world(spec.rest) - self.motion.sway;
             let mut trail = (leg.foot - rest).reject_from_normalized(up).length();
             if climber {

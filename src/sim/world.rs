@@ -21,6 +21,9 @@ pub const DEFAULT_DT: f32 = 1.0 / 120.0;
 /// tallies merge in the same order, and the figures come out the same to
 /// the bit, however many threads step them.
 const CHUNK: usize = 32;
+/// Creatures a thread finds crowding for at a time: a creature's share is
+/// a few neighbour look-ups, so chunks are larger than [`CHUNK`].
+const CROWD_CHUNK: usize = 256;
 
 /// How far around a creature (metres along x and z) its rays and metrics may
 /// look: the terrain there is cached before each step.
@@ -539,7 +542,9 @@ impl World {
             .collect();
         order.sort_unstable();
 
-        for (i, creature) in self.creatures.iter_mut().enumerate() {
+        // Each creature's crowding reads only the places: the creatures
+        // are shared out over the pool like their steps.
+        let crowding_of = |i: usize, creature: &mut Creature| {
             let here = places[i];
             let forward = creature.body.forward();
             let forward = DVec2::new(f64::from(forward.x), f64::from(forward.z));
@@ -588,6 +593,24 @@ impl World {
             }
             crowding.turn = crowding.turn.clamp(-1.0, 1.0);
             creature.crowding = crowding;
+        };
+        let step_chunk = |(chunk, creatures): (usize, &mut [Creature])| {
+            for (offset, creature) in creatures.iter_mut().enumerate() {
+                crowding_of(chunk * CROWD_CHUNK + offset, creature);
+            }
+        };
+        match &self.pool {
+            Some(pool) if self.creatures.len() > CROWD_CHUNK => pool.install(|| {
+                self.creatures
+                    .par_chunks_mut(CROWD_CHUNK)
+                    .enumerate()
+                    .for_each(step_chunk);
+            }),
+            _ => self
+                .creatures
+                .chunks_mut(CROWD_CHUNK)
+                .enumerate()
+                .for_each(step_chunk),
         }
     }
 
