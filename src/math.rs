@@ -52,6 +52,30 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn subnormals_flush_under_the_guard_and_not_after_it() {
+        use std::hint::black_box;
+        let tiny = f32::from_bits(1);
+        assert!(tiny.is_subnormal());
+        let product = || black_box(tiny) * black_box(1.5f32);
+        assert!(product().is_subnormal(), "the thread starts in IEEE mode");
+        {
+            let _outer = FlushSubnormals::new();
+            assert_eq!(product(), 0.0);
+            {
+                // A guard inside another finds the flags set and leaves them.
+                let _inner = FlushSubnormals::new();
+                assert_eq!(product(), 0.0);
+            }
+            assert_eq!(product(), 0.0, "the inner guard must not restore IEEE mode");
+        }
+        assert!(
+            product().is_subnormal(),
+            "dropping the guard restores the mode"
+        );
+    }
+
+    #[test]
     fn shortest_arc_keeps_tiny_angles() {
         let from = Vec3::X;
         let to = Vec3::new(1.0, 1e-4, 0.0).normalize();

@@ -149,3 +149,49 @@ pub(super) fn shortest_arc(from: DVec3, to: DVec3) -> DQuat {
     let axis = from.cross(to);
     DQuat::from_xyzw(axis.x, axis.y, axis.z, 1.0 + cos).normalize()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a turn the end lies along the target's direction from the
+    /// pivot, and every joint past the pivot keeps its distance from it and
+    /// from its neighbours (the turn is rigid).
+    fn assert_rigid_turn(before: &[DVec3], pivot: usize, target: DVec3) {
+        let mut joints = before.to_vec();
+        let origin = joints[pivot];
+        let last = joints.len() - 1;
+        let to_end = joints[last] - origin;
+        turn_about(&mut joints, pivot, to_end, target - origin);
+        let along = (joints[last] - origin).normalize();
+        let wanted = (target - origin).normalize();
+        assert!(along.distance(wanted) < 1e-12, "{along:?} vs {wanted:?}");
+        for k in pivot..last {
+            let old = before[k + 1].distance(before[k]);
+            let new = joints[k + 1].distance(joints[k]);
+            assert!((old - new).abs() < 1e-14, "bone {k}: {old} became {new}");
+        }
+        assert_eq!(joints[..=pivot], before[..=pivot]);
+    }
+
+    #[test]
+    fn a_turn_is_rigid_and_points_the_end_at_the_target() {
+        let joints = [
+            DVec3::ZERO,
+            DVec3::new(0.3, 0.2, 0.1),
+            DVec3::new(0.5, -0.1, 0.3),
+            DVec3::new(0.6, -0.4, 0.2),
+        ];
+        for target in [
+            DVec3::new(0.2, -0.6, -0.3),
+            // A tiny turn: the form must not round it away.
+            joints[3] + DVec3::new(1e-9, 0.0, 0.0),
+            // Exactly opposite the end, seen from the pivot.
+            -joints[3],
+        ] {
+            for pivot in 0..3 {
+                assert_rigid_turn(&joints, pivot, target);
+            }
+        }
+    }
+}
