@@ -1,6 +1,7 @@
 //! World-step benchmarks: 1, 1000 and 10 000 walking spiders on the default
-//! hills, stepped on 1 and 2 threads; and one spider's 40 s walk on the
-//! hills and on each solid terrain (`spider_step`).
+//! hills, stepped on 1 and 2 threads; one spider's 40 s walk on the hills
+//! and on each solid terrain (`spider_step`); and building a world of
+//! 1000 and 10 000 spiders (`world_new`).
 //!
 //! `cargo bench --bench sim`; the figure to read is time per step divided by
 //! the spider count (criterion reports it as throughput too), and the ratio
@@ -83,12 +84,32 @@ fn bench_spider_step(c: &mut Criterion) {
     group.finish();
 }
 
+/// Building a world of 1000 and 10 000 spiders on fresh hills: the terrain
+/// around every spawn sampled, each creature stood on its footholds. Time
+/// per element is the start-up cost per spider; it should not grow with
+/// the count.
+fn bench_world_new(c: &mut Criterion) {
+    let spec = default_terrain();
+    let mut group = c.benchmark_group("world_new");
+    for count in [1000usize, 10_000] {
+        group.throughput(Throughput::Elements(count as u64));
+        group.bench_function(BenchmarkId::new("spiders", count), |b| {
+            b.iter_batched(
+                || Arc::new(Heightfield::generate(&spec)),
+                |terrain| World::new(terrain, default_creature(), count),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3))
         .sample_size(20);
-    targets = bench_world_step, bench_spider_step
+    targets = bench_world_step, bench_spider_step, bench_world_new
 }
 criterion_main!(benches);

@@ -560,3 +560,34 @@ fn creatures_spread_wider_than_the_terrain_cache_do_not_evict_each_others_ground
     assert!(world.terrain().cache_side() > side_before);
     assert!(!world.terrain().crowded());
 }
+
+#[test]
+fn building_a_world_samples_each_piece_of_ground_once() {
+    // 400 spiders on a grid wider than the terrain cache starts out,
+    // centred on the origin so that the ground the fresh terrain cached
+    // there is ground they need: spawned one by one into the small cache,
+    // they evicted each other's ground and sampled it again (10 000
+    // spiders took twice as long to build, 100 000 four times).
+    let ground = Arc::new(Heightfield::generate(&terrain("hills")));
+    let side_before = ground.cache_side();
+    let window = side_before as f32 * ground.chunk_metres();
+    let spots = (0..400)
+        .map(|i| {
+            let cell = Vec2::new((i % 20) as f32, (i / 20) as f32) - 9.5;
+            (cell * (0.2 * window), 0.0)
+        })
+        .collect();
+    let world = World::from_spawns(
+        ground,
+        vec![Spawn {
+            spec: creature("spider"),
+            spots,
+        }],
+    );
+    let field = world.terrain();
+    assert!(
+        field.cache_side() > side_before,
+        "the spawns spread past the first cache"
+    );
+    assert_eq!(field.chunks_generated(), field.cached_chunks() as u64);
+}

@@ -33,6 +33,24 @@ fn reach_radius(spec: &CreatureSpec) -> f32 {
     3.0 * spec.max_reach() + body + lead + 4.0 * spec.body.height + 1.0
 }
 
+/// Caches the ground around every place `places` lists (a frame, a point
+/// in it, a radius) all at once: a round of preparations, again with a
+/// larger cache for as long as one round evicts what it asked for itself.
+fn prepare_terrain<I>(terrain: &mut Heightfield, places: impl Fn() -> I)
+where
+    I: Iterator<Item = (GridOrigin, Vec3, f32)>,
+{
+    loop {
+        terrain.begin_round();
+        for (origin, centre, radius) in places() {
+            terrain.prepare_around(origin, centre, radius);
+        }
+        if !(terrain.crowded() && terrain.grow()) {
+            break;
+        }
+    }
+}
+
 /// Where the creatures of one kind start.
 #[derive(Debug, Clone)]
 pub struct Spawn {
@@ -154,6 +172,29 @@ impl World {
     /// given order. Each kind's rest pose is solved once and shared.
     pub fn from_spawns(mut terrain: Arc<Heightfield>, spawns: Vec<Spawn>) -> World {
         let field = Arc::make_mut(&mut terrain);
+        // Cache every spawn's ground first, grown to hold them all at once:
+        // spawning creature by creature into a cache smaller than their
+        // spread evicted and sampled the same noise again and again.
+        let radii: Vec<f32> = spawns.iter().map(|s| reach_radius(&s.spec)).collect();
+        let places = || {
+            spawns.iter().zip(&radii).flat_map(|(spawn, radius)| {
+                spawn
+                    .spots
+                    .iter()
+                    .map(|(at, _)| (GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), *radius))
+            })
+        };
+        let (lo, hi) = places().fold(
+            (Vec2::INFINITY, Vec2::NEG_INFINITY),
+            |(lo, hi), (_, at, radius)| {
+                let at = Vec2::new(at.x, at.z);
+                (lo.min(at - radius), hi.max(at + radius))
+            },
+        );
+        if lo.is_finite() && hi.is_finite() {
+            field.fit((hi - lo).max_element());
+        }
+        prepare_terrain(field, places);
         let mut kinds = Vec::with_capacity(spawns.len());
         let mut creatures = Vec::with_capacity(spawns.iter().map(|s| s.spots.len()).sum());
         let mut chunks = Vec::new();
@@ -428,21 +469,14 @@ impl World {
         // the creatures stand wider apart than the cache holds, it grows
         // and they are prepared again, rather than evicting each other's
         // ground every step.
-        loop {
-            terrain.begin_round();
-            for kind in &self.kinds {
-                for creature in &self.creatures[kind.creatures.clone()] {
-                    terrain.prepare_around(
-                        creature.origin(),
-                        creature.body.position,
-                        kind.reach_radius,
-                    );
-                }
-            }
-            if !(terrain.crowded() && terrain.grow()) {
-                break;
-            }
-        }
+        let (kinds, creatures) = (&self.kinds, &self.creatures);
+        prepare_terrain(terrain, || {
+            kinds.iter().flat_map(|kind| {
+                creatures[kind.creatures.clone()]
+                    .iter()
+                    .map(|c| (c.origin(), c.body.position, kind.reach_radius))
+            })
+        });
         if self.creatures.len() > 1 {
             self.crowd();
         }

@@ -327,6 +327,13 @@ impl Heightfield {
         true
     }
 
+    /// Grows the cache (up to its limit) until it spans `extent` metres
+    /// along x and z with a chunk to spare each side: what a world about to
+    /// prepare ground that far apart needs, found before it samples any.
+    pub fn fit(&mut self, extent: f32) {
+        while (self.side as f32 - 2.0) * self.chunk_metres() < extent && self.grow() {}
+    }
+
     /// The edge of a chunk, metres: the cache holds a window of
     /// [`Heightfield::cache_side`] chunks each way.
     pub fn chunk_metres(&self) -> f32 {
