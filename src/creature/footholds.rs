@@ -59,7 +59,7 @@ impl Creature {
     /// moved by `shift`, so it keeps its clearance from where its
     /// neighbours' feet stand (or, in the air, will land).
     fn neighbour_correction(&self, leg: usize, shift: Vec3, forward: Vec3) -> f32 {
-        let neighbours = self.neighbours[leg];
+        let neighbours = self.shared.neighbours[leg];
         if neighbours.ahead.is_none() && neighbours.behind.is_none() {
             return 0.0;
         }

@@ -205,7 +205,7 @@ impl Creature {
         }
         let groups = self.spec.gait.groups.len();
         let rule = GaitRule {
-            group_of: &self.group_of,
+            group_of: &self.shared.group_of,
             lifted: &self.lifted,
             max_lifted: self.spec.gait.max_lifted,
         };
@@ -221,7 +221,7 @@ impl Creature {
                     while !self
                         .candidates
                         .iter()
-                        .any(|c| c.urgency >= 1.0 && self.group_of[c.leg] == self.next_group)
+                        .any(|c| c.urgency >= 1.0 && self.shared.group_of[c.leg] == self.next_group)
                     {
                         self.next_group = (self.next_group + 1) % groups.max(1);
                     }
@@ -248,7 +248,7 @@ impl Creature {
         }
         self.stability_wait = 0.0;
         if self.spec.gait.order == GaitOrder::Listed && !self.lifted.iter().any(|l| *l) {
-            self.next_group = (self.group_of[first] + 1) % groups.max(1);
+            self.next_group = (self.shared.group_of[first] + 1) % groups.max(1);
         }
         self.lift(terrain, &chosen, duration);
     }
@@ -345,7 +345,7 @@ impl Creature {
             .sort_by(|a, b| b.urgency.total_cmp(&a.urgency).then(a.leg.cmp(&b.leg)));
         let group = match self.spec.gait.order {
             GaitOrder::Listed => Some(self.next_group),
-            GaitOrder::Urgency => self.candidates.first().map(|c| self.group_of[c.leg]),
+            GaitOrder::Urgency => self.candidates.first().map(|c| self.shared.group_of[c.leg]),
         };
         let Some(group) = group else {
             return;
@@ -354,7 +354,7 @@ impl Creature {
         self.next_legs.extend(
             self.candidates
                 .iter()
-                .filter(|c| self.group_of[c.leg] == group)
+                .filter(|c| self.shared.group_of[c.leg] == group)
                 .map(|c| c.leg)
                 .take(max),
         );
@@ -494,7 +494,7 @@ impl Creature {
                 .candidates
                 .iter()
                 .max_by(|a, b| a.urgency.total_cmp(&b.urgency).then(b.leg.cmp(&a.leg)))
-                .map(|c| self.group_of[c.leg]),
+                .map(|c| self.shared.group_of[c.leg]),
         };
         let Some(members) = group.and_then(|g| self.spec.gait.groups.get(g)) else {
             return;

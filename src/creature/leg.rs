@@ -1,9 +1,10 @@
 //! A leg's running state (its chain, its foot, whether it is stepping), and
 //! the pipeline's last stage: posing every leg by inverse kinematics.
 
+use std::cell::RefCell;
+
 use glam::Vec3;
 
-use super::state::solver_slot;
 use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -140,6 +141,33 @@ pub fn try_rest_chain(leg: &LegSpec) -> Result<Chain, IkError> {
     Ok(rest)
 }
 
+thread_local! {
+    /// One solver of each kind per thread, built when first asked for. A
+    /// solver holds only scratch space, which each solve writes before it
+    /// reads, so every creature stepped on a thread shares these (a creature
+    /// holding its own cost it half a kilobyte).
+    static SOLVERS: RefCell<[Option<Box<dyn Solver>>; SolverKind::ALL.len()]> =
+        RefCell::new(Default::default());
+}
+
+/// Runs `work` with this thread's solver of `kind`.
+pub(super) fn with_solver<R>(kind: SolverKind, work: impl FnOnce(&mut dyn Solver) -> R) -> R {
+    SOLVERS.with_borrow_mut(|solvers| {
+        let solver = solvers[kind.index()].get_or_insert_with(|| kind.build());
+        work(solver.as_mut())
+    })
+}
+
+/// Solves `chain` for `target` with this thread's solver of `kind`.
+fn solve_with(
+    kind: SolverKind,
+    chain: &mut Chain,
+    target: Vec3,
+    params: &SolveParams,
+) -> SolveReport {
+    with_solver(kind, |solver| solver.solve(chain, target, params))
+}
+
 impl Creature {
     /// Poses leg `i` for its foot; true when the solver left a bone off its
     /// length and the pose was repaired.
@@ -157,19 +185,18 @@ impl Creature {
         leg.chain.set_root(hip);
         leg.chain.set_rest_frame(self.body.orientation);
         let kind = leg.solver;
-        let solver = self.solvers[solver_slot(kind)].get_or_insert_with(|| kind.build());
-        leg.report = solver.solve(&mut leg.chain, leg.foot, &params);
+        leg.report = solve_with(kind, &mut leg.chain, leg.foot, &params);
         // Solvers start from the previous pose, and a foot drawn in close
         // can leave a knee folded over the body. Start again from the rest
         // pose, whose knees stand out: its solution is the natural one.
         let half = self.spec.body.size * 0.5;
         let mut enters_body = leg_enters_body(&self.body, half, leg);
         if enters_body {
-            let mut fresh = self.rest[i].clone();
+            let mut fresh = self.shared.rest[i].clone();
             fresh.rotate_about_root(self.body.orientation);
             fresh.set_root(hip);
             fresh.set_rest_frame(self.body.orientation);
-            let report = solver.solve(&mut fresh, leg.foot, &params);
+            let report = solve_with(kind, &mut fresh, leg.foot, &params);
             leg.chain = fresh;
             leg.report = report;
             enters_body = leg_enters_body(&self.body, half, leg);
@@ -216,7 +243,7 @@ impl Creature {
             let leg = &self.legs[i];
             let from_rest = attempt % 2 == 1;
             let mut chain = if from_rest {
-                let mut fresh = self.rest[i].clone();
+                let mut fresh = self.shared.rest[i].clone();
                 fresh.rotate_about_root(self.body.orientation);
                 fresh.set_root(leg.chain.root());
                 fresh.set_rest_frame(self.body.orientation);
@@ -228,8 +255,7 @@ impl Creature {
                 pole: Some(deepest + normal * reach),
                 ..*params
             };
-            let solver = self.solvers[solver_slot(kind)].get_or_insert_with(|| kind.build());
-            let report = solver.solve(&mut chain, leg.foot, &pushed);
+            let report = solve_with(kind, &mut chain, leg.foot, &pushed);
             if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
                 || report.error > leg.report.error.max(params.tolerance)
             {

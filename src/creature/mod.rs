@@ -24,5 +24,5 @@ pub use spec::{
     SideNeighbours, SolverSpec, Surface,
 };
 pub use stability::{support_margin, support_plane};
-pub use state::{Creature, Crowding, DriveInput, StepEvents};
+pub use state::{Creature, Crowding, DriveInput, KindShared, StepEvents};
 pub use swing::{arc, ease, peak_swing_speed, swing_point};

@@ -179,7 +179,7 @@ impl Creature {
         let mut target_up = match self.spec.body.orientation {
             OrientationSource::Ground => ground_normal(),
             OrientationSource::Feet => {
-                feet_plane_normal(&self.feet, &self.ring, up).unwrap_or_else(ground_normal)
+                feet_plane_normal(&self.feet, &self.shared.ring, up).unwrap_or_else(ground_normal)
             }
         };
         // A ground walker never tilts past its steepest ground (the ray

@@ -27,7 +27,7 @@ use super::leg::{Leg, LegPhase};
 use super::posture::BodyMotion;
 use super::{Body, CreatureSpec, GaitRule, foot_ring};
 use crate::geometry::ConvexHull;
-use crate::ik::{Chain, SolveReport, Solver, SolverKind, Termination};
+use crate::ik::{Chain, SolveReport, SolverKind, Termination};
 use crate::terrain::{GridOrigin, Ground, Heightfield};
 
 /// A creature whose body is farther than this from its frame's origin along
@@ -106,17 +106,10 @@ pub struct Creature {
     /// farthest-forward joint, or the body's front), metres: the room a
     /// ground walker keeps before a wall. Computed once.
     pub(super) reach_ahead: f32,
-    /// Per leg, its neighbours along its side of the body (the spec's,
-    /// computed once).
-    pub(super) neighbours: Box<[super::SideNeighbours]>,
     /// The body's rates and the springs' state (see `posture.rs`).
     pub(super) motion: BodyMotion,
     /// The group whose turn is next when groups step in listed order.
     pub(super) next_group: usize,
-    pub(super) group_of: Vec<usize>,
-    /// One solver of each kind the legs use, built when first asked for
-    /// (each holds scratch space; most creatures only ever use one kind).
-    pub(super) solvers: [Option<Box<dyn Solver>>; SolverKind::ALL.len()],
     pub(super) lifted: Vec<bool>,
     pub(super) candidates: Vec<super::StepCandidate>,
     /// Scratch: feet positions for the feet plane.
@@ -128,9 +121,9 @@ pub struct Creature {
     /// Scratch: the support polygon for stability decisions.
     pub(super) hull: ConvexHull,
     pub(super) projected: Vec<Vec2>,
-    /// Rest pose per leg, shared by every creature of this kind.
-    pub(super) rest: Arc<[Chain]>,
-    pub(super) ring: Vec<usize>,
+    /// What every creature of this kind shares: rest poses, groups,
+    /// neighbours, the feet's ring.
+    pub(super) shared: Arc<KindShared>,
     /// Whether the terrain it walks has shapes (walls, roofs): set each
     /// step, for the stages that treat edges apart.
     pub(super) among_walls: bool,
@@ -147,24 +140,41 @@ impl std::fmt::Debug for Creature {
     }
 }
 
-/// Where leg solvers of each kind sit in [`Creature`]'s solver array.
-pub(super) fn solver_slot(kind: SolverKind) -> usize {
-    kind.index()
+/// What every creature of one kind shares and never changes, derived once
+/// from its spec: a thousand creatures of a kind hold one.
+#[derive(Debug)]
+pub struct KindShared {
+    /// The rest pose of every leg (body frame), which every creature of the
+    /// kind starts from: solved once.
+    pub(super) rest: Box<[Chain]>,
+    /// Each leg's gait group.
+    pub(super) group_of: Box<[usize]>,
+    /// Per leg, its neighbours along its side of the body.
+    pub(super) neighbours: Box<[super::SideNeighbours]>,
+    /// The rest points' order round the body, for the feet plane.
+    pub(super) ring: Box<[usize]>,
+}
+
+impl KindShared {
+    /// The shared part of every creature of `spec`.
+    pub fn new(spec: &CreatureSpec) -> Arc<KindShared> {
+        Arc::new(KindShared {
+            rest: spec.legs.iter().map(super::rest_chain).collect(),
+            group_of: spec.legs.iter().map(|l| l.group).collect(),
+            neighbours: spec.side_neighbours().into_boxed_slice(),
+            ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>())
+                .into_boxed_slice(),
+        })
+    }
 }
 
 impl Creature {
-    /// The rest pose of every leg of `spec` (body frame), which every
-    /// creature of that kind starts from: solved once, shared by all copies.
-    pub fn rest_chains(spec: &CreatureSpec) -> Arc<[Chain]> {
-        spec.legs.iter().map(super::rest_chain).collect()
-    }
-
     /// A creature standing on `terrain` at (x, z), facing `heading` radians
-    /// (0 = +X, counter-clockwise from above), feet on the ground; `rest` is
-    /// [`Creature::rest_chains`] of `spec`.
+    /// (0 = +X, counter-clockwise from above), feet on the ground; `shared`
+    /// is [`KindShared::new`] of `spec`.
     pub fn spawn(
         spec: Arc<CreatureSpec>,
-        rest: Arc<[Chain]>,
+        shared: Arc<KindShared>,
         terrain: &Heightfield,
         x: f32,
         z: f32,
@@ -182,7 +192,6 @@ impl Creature {
             orientation: Quat::from_rotation_y(heading),
             velocity: Vec3::ZERO,
         };
-        let group_of = spec.legs.iter().map(|l| l.group).collect();
         let mut creature = Creature {
             body,
             legs: Vec::with_capacity(spec.legs.len()),
@@ -193,24 +202,21 @@ impl Creature {
             walk_speed: spec.walk_speed(),
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
-            reach_ahead: rest
+            reach_ahead: shared
+                .rest
                 .iter()
                 .flat_map(|chain| chain.joints().iter().map(|j| j.x))
                 .fold(0.5 * spec.body.size.x, f32::max),
-            neighbours: spec.side_neighbours().into_boxed_slice(),
             motion: BodyMotion::default(),
             next_group: 0,
             next_legs: Vec::with_capacity(spec.legs.len()),
             stability_wait: 0.0,
-            group_of,
-            solvers: Default::default(),
             lifted: vec![false; spec.legs.len()],
             candidates: Vec::with_capacity(spec.legs.len()),
             feet: Vec::with_capacity(spec.legs.len()),
             hull: ConvexHull::default(),
             projected: Vec::with_capacity(spec.legs.len()),
-            rest,
-            ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>()),
+            shared,
             among_walls: !terrain.shapes().is_empty(),
             spec,
         };
@@ -291,23 +297,24 @@ impl Creature {
     /// Switches every leg that can use `kind` to it; returns how many legs
     /// could not (e.g. two-bone on three-bone legs), which keep their solver.
     pub fn set_solver(&mut self, kind: SolverKind) -> usize {
-        let solver = self.solvers[solver_slot(kind)].get_or_insert_with(|| kind.build());
-        let mut refused = 0;
-        for leg in &mut self.legs {
-            if solver.supports(&leg.chain).is_ok() {
-                leg.solver = kind;
-            } else {
-                refused += 1;
+        super::leg::with_solver(kind, |solver| {
+            let mut refused = 0;
+            for leg in &mut self.legs {
+                if solver.supports(&leg.chain).is_ok() {
+                    leg.solver = kind;
+                } else {
+                    refused += 1;
+                }
             }
-        }
-        refused
+            refused
+        })
     }
 
     /// The solver most legs use now.
     pub fn solver(&self) -> SolverKind {
         let mut counts = [0usize; SolverKind::ALL.len()];
         for leg in &self.legs {
-            counts[solver_slot(leg.solver)] += 1;
+            counts[leg.solver.index()] += 1;
         }
         let best = (0..counts.len())
             .max_by_key(|i| (counts[*i], counts.len() - 1 - *i))
@@ -338,7 +345,7 @@ impl Creature {
     fn set_legs_on_footholds(&mut self, terrain: &Ground<'_>) {
         self.legs.clear();
         for (i, leg_spec) in self.spec.legs.iter().enumerate() {
-            let mut chain = self.rest[i].clone();
+            let mut chain = self.shared.rest[i].clone();
             chain.rotate_about_root(self.body.orientation);
             chain.set_root(self.body.to_world(leg_spec.mount));
             chain.set_rest_frame(self.body.orientation);
@@ -389,7 +396,7 @@ impl Creature {
             *lifted = !leg.is_grounded();
         }
         let rule = GaitRule {
-            group_of: &self.group_of,
+            group_of: &self.shared.group_of,
             lifted: &self.lifted,
             max_lifted: self.spec.gait.max_lifted,
         };

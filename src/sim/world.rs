@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::metrics::CreatureTrack;
 use super::{Command, CommandError, Metrics, Summary};
-use crate::creature::{Creature, CreatureSpec, Crowding, DriveInput};
+use crate::creature::{Creature, CreatureSpec, Crowding, DriveInput, KindShared};
 use crate::ik::SolverKind;
 use crate::terrain::{GridOrigin, Heightfield};
 
@@ -200,14 +200,14 @@ impl World {
         let mut chunks = Vec::new();
         for (kind, spawn) in spawns.into_iter().enumerate() {
             let spec = Arc::new(spawn.spec);
-            let rest = Creature::rest_chains(&spec);
+            let shared = KindShared::new(&spec);
             let radius = reach_radius(&spec);
             let start = creatures.len();
             for (at, heading) in &spawn.spots {
                 field.prepare_around(GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), radius);
                 creatures.push(Creature::spawn(
                     spec.clone(),
-                    rest.clone(),
+                    shared.clone(),
                     field,
                     at.x,
                     at.y,
