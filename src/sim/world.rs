@@ -586,43 +586,46 @@ impl World {
             let (cx, cz) = cell_of(here);
             let mut crowding = Crowding::default();
             for dx in -1..=1 {
-                for dz in -1..=1 {
-                    let key = (cx.saturating_add(dx), cz.saturating_add(dz));
-                    let from = order.partition_point(|(k, _)| *k < key);
-                    for &(k, j) in &order[from..] {
-                        if k != key {
-                            break;
-                        }
-                        if j == i {
-                            continue;
-                        }
-                        let apart = places[j] - here;
-                        let distance = apart.length();
-                        let contact = f64::from(radius[i] + radius[j]);
-                        // NaN distances (a creature gone bad) meet nobody.
-                        if distance.partial_cmp(&contact) != Some(std::cmp::Ordering::Less) {
-                            continue;
-                        }
-                        let toward = apart.try_normalize().unwrap_or(forward);
-                        let ahead = forward.dot(toward);
-                        if ahead <= 0.0 {
-                            continue;
-                        }
-                        let closeness = 1.0 - distance / contact;
-                        // Full stop at half the contact distance, for what
-                        // lies within ±70° of straight ahead.
-                        if ahead > 0.34 {
-                            let keep =
-                                ((distance - 0.5 * contact) / (0.5 * contact)).clamp(0.0, 1.0);
-                            crowding.throttle = crowding.throttle.min(keep as f32);
-                        }
-                        // Turn away from the side it is on (right when dead
-                        // ahead). Left, counter-clockwise seen from above,
-                        // is -z: there `perp_dot` is negative.
-                        let side = forward.perp_dot(toward);
-                        let away = if side > 0.0 { 1.0 } else { -1.0 };
-                        crowding.turn += (away * closeness * ahead) as f32;
+                // The three cells of a column are neighbours in the sorted
+                // order: one search finds them all, visited as before.
+                let column = cx.saturating_add(dx);
+                let (low, high) = (
+                    (column, cz.saturating_sub(1)),
+                    (column, cz.saturating_add(1)),
+                );
+                let from = order.partition_point(|(k, _)| *k < low);
+                for &(k, j) in &order[from..] {
+                    if k > high {
+                        break;
                     }
+                    if j == i {
+                        continue;
+                    }
+                    let apart = places[j] - here;
+                    let distance = apart.length();
+                    let contact = f64::from(radius[i] + radius[j]);
+                    // NaN distances (a creature gone bad) meet nobody.
+                    if distance.partial_cmp(&contact) != Some(std::cmp::Ordering::Less) {
+                        continue;
+                    }
+                    let toward = apart.try_normalize().unwrap_or(forward);
+                    let ahead = forward.dot(toward);
+                    if ahead <= 0.0 {
+                        continue;
+                    }
+                    let closeness = 1.0 - distance / contact;
+                    // Full stop at half the contact distance, for what
+                    // lies within ±70° of straight ahead.
+                    if ahead > 0.34 {
+                        let keep = ((distance - 0.5 * contact) / (0.5 * contact)).clamp(0.0, 1.0);
+                        crowding.throttle = crowding.throttle.min(keep as f32);
+                    }
+                    // Turn away from the side it is on (right when dead
+                    // ahead). Left, counter-clockwise seen from above,
+                    // is -z: there `perp_dot` is negative.
+                    let side = forward.perp_dot(toward);
+                    let away = if side > 0.0 { 1.0 } else { -1.0 };
+                    crowding.turn += (away * closeness * ahead) as f32;
                 }
             }
             crowding.turn = crowding.turn.clamp(-1.0, 1.0);
