@@ -552,14 +552,10 @@ impl World {
         for kind in &self.kinds {
             radius[kind.creatures.clone()].fill(kind.spec.footprint_radius());
         }
-        let places: Vec<DVec2> = self
-            .creatures
-            .iter()
-            .map(|c| {
-                let [x, _, z] = c.to_world_f64(spacing, c.body.position);
-                DVec2::new(x, z)
-            })
-            .collect();
+        let place_of = |c: &Creature| {
+            let [x, _, z] = c.to_world_f64(spacing, c.body.position);
+            DVec2::new(x, z)
+        };
         let cell_of = |p: DVec2| {
             // Non-finite places fall in one far cell and meet nobody real.
             let cell = (p / cell_size).floor();
@@ -569,12 +565,33 @@ impl World {
                 (i64::MAX, i64::MAX)
             }
         };
-        let mut order: Vec<((i64, i64), usize)> = places
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (cell_of(*p), i))
-            .collect();
-        order.sort_unstable();
+        // On the pool too when there is one: with the steps shared out,
+        // this was most of what one thread did alone. Collecting keeps the
+        // creatures' order, and no two entries of `order` are equal (each
+        // holds its creature's index), so its sort is the same either way.
+        let parallel = self.pool.as_ref().filter(|_| self.creatures.len() > CROWD_CHUNK);
+        let (places, order) = match parallel {
+            Some(pool) => pool.install(|| {
+                let places: Vec<DVec2> = self.creatures.par_iter().map(place_of).collect();
+                let mut order: Vec<((i64, i64), usize)> = places
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, p)| (cell_of(*p), i))
+                    .collect();
+                order.par_sort_unstable();
+                (places, order)
+            }),
+            None => {
+                let places: Vec<DVec2> = self.creatures.iter().map(place_of).collect();
+                let mut order: Vec<((i64, i64), usize)> = places
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (cell_of(*p), i))
+                    .collect();
+                order.sort_unstable();
+                (places, order)
+            }
+        };
 
         // Each creature's crowding reads only the places: the creatures
         // are shared out over the pool like their steps.
