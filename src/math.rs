@@ -52,30 +52,6 @@ mod tests {
     use super::*;
 
     #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn subnormals_flush_under_the_guard_and_not_after_it() {
-        use std::hint::black_box;
-        let tiny = f32::from_bits(1);
-        assert!(tiny.is_subnormal());
-        let product = || black_box(tiny) * black_box(1.5f32);
-        assert!(product().is_subnormal(), "the thread starts in IEEE mode");
-        {
-            let _outer = FlushSubnormals::new();
-            assert_eq!(product(), 0.0);
-            {
-                // A guard inside another finds the flags set and leaves them.
-                let _inner = FlushSubnormals::new();
-                assert_eq!(product(), 0.0);
-            }
-            assert_eq!(product(), 0.0, "the inner guard must not restore IEEE mode");
-        }
-        assert!(
-            product().is_subnormal(),
-            "dropping the guard restores the mode"
-        );
-    }
-
-    #[test]
     fn shortest_arc_keeps_tiny_angles() {
         let from = Vec3::X;
         let to = Vec3::new(1.0, 1e-4, 0.0).normalize();
@@ -153,75 +129,6 @@ impl SplitMix64 {
             let len_sq = v.length_squared();
             if len_sq > 1e-4 && len_sq <= 1.0 {
                 return v / len_sq.sqrt();
-            }
-        }
-    }
-}
-
-/// While alive, the current thread treats subnormal floats as zero (x86-64's
-/// FTZ and DAZ flags); dropping it restores the thread's previous mode.
-///
-/// The simulation never needs numbers below 1e-38, but the CPU takes a
-/// microcode assist, about a hundred cycles, for each SIMD operation that
-/// meets one. glam widens a `Vec3` read from memory to four lanes, and the
-/// fourth lane then holds whatever follows the vector in its struct (an
-/// `Option` tag of 1 reads as a subnormal): a spider-step spent nearly half
-/// its time in such assists before the creature step ran under this guard.
-/// Flushing changes no result a test can see (values that small are noise)
-/// and every thread stepping creatures runs under it, so trajectories stay
-/// identical for any thread count. Other targets keep their default mode.
-#[must_use = "the mode is restored when the guard drops"]
-pub struct FlushSubnormals {
-    #[cfg(target_arch = "x86_64")]
-    previous: u32,
-}
-
-impl FlushSubnormals {
-    /// Flush-to-zero (bit 15) and denormals-are-zero (bit 6) of MXCSR.
-    #[cfg(target_arch = "x86_64")]
-    const FLAGS: u32 = 0x8040;
-
-    /// Switches the current thread to flushing subnormals.
-    #[inline]
-    pub fn new() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            #[allow(deprecated)] // The replacement the deprecation names is inline assembly.
-            // SAFETY: SSE is part of the x86-64 baseline, so MXCSR exists; the
-            // two flags only change how subnormal operands and results are
-            // treated, never memory or control flow.
-            let previous = unsafe {
-                use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};
-                let previous = _mm_getcsr();
-                // Writing MXCSR stalls the pipeline; a guard inside another
-                // (a creature stepped by the world) finds the flags set.
-                if previous & Self::FLAGS != Self::FLAGS {
-                    _mm_setcsr(previous | Self::FLAGS);
-                }
-                previous
-            };
-            Self { previous }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Self {}
-    }
-}
-
-impl Default for FlushSubnormals {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Drop for FlushSubnormals {
-    #[inline]
-    fn drop(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        if self.previous & Self::FLAGS != Self::FLAGS {
-            #[allow(deprecated)] // As in `new`.
-            // SAFETY: restores the mode read in `new` on this same thread.
-            unsafe {
-                std::arch::x86_64::_mm_setcsr(self.previous);
             }
         }
     }

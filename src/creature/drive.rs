@@ -182,10 +182,9 @@ impl Creature {
         // find the face round the edge instead.)
         let climber = self.spec.body.surface == super::Surface::Any && !self.among_walls;
         let forward = self.body.forward();
-        let strain = |body: &Body, leg: &super::Leg, spec: &super::LegSpec| {
-            // The chain's reach is the spec's, summed once.
-            let stretch = leg.foot.distance(body.to_world(spec.mount)) / leg.chain.reach();
-            let rest = body.to_world(spec.rest) - self.motion.sway;
+        let strain = |body: &Body, leg: &super::Leg, frame: &super::state::LegFrame| {
+            let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;
+            let rest = body.to_world(frame.rest) - self.motion.sway;
             let mut trail = (leg.foot - rest).reject_from_normalized(up).length();
             if climber {
                 let short = (rest - leg.desired).dot(forward).max(0.0);
@@ -193,12 +192,12 @@ impl Creature {
             }
             (stretch, BRAKE_STRETCH * trail / lag_limit)
         };
-        for (leg, leg_spec) in self.legs.iter().zip(&self.spec.legs) {
+        for (leg, frame) in self.legs.iter().zip(&self.shared.frames) {
             if !leg.is_grounded() {
                 continue;
             }
-            let now = strain(&self.body, leg, leg_spec);
-            let after = strain(next, leg, leg_spec);
+            let now = strain(&self.body, leg, frame);
+            let after = strain(next, leg, frame);
             visit(now.0, after.0);
             visit(now.1, after.1);
         }

@@ -155,6 +155,26 @@ pub struct KindShared {
     pub(super) neighbours: Box<[super::SideNeighbours]>,
     /// The rest points' order round the body, for the feet plane.
     pub(super) ring: Box<[usize]>,
+    /// Each leg's mount and rest point, laid out for the hot loops.
+    pub(super) frames: Box<[LegFrame]>,
+}
+
+/// A leg's mount and rest point (body frame) and its reach.
+///
+/// glam reads a `Vec3` from memory as four lanes and computes on all four;
+/// in `LegSpec` the lane after `rest` is an `Option` tag, whose bits are a
+/// subnormal float, and each operation on a subnormal costs a microcode
+/// assist of about a hundred cycles (it once took half a spider-step).
+/// Here every vector is followed by a normal float.
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+pub(super) struct LegFrame {
+    /// Hip position, body frame.
+    pub mount: Vec3,
+    /// Rest foot position, body frame.
+    pub rest: Vec3,
+    /// Sum of the bone lengths.
+    pub reach: f32,
 }
 
 /// A creature step's scratch space: every vector in it is cleared or
@@ -185,6 +205,15 @@ impl KindShared {
             neighbours: spec.side_neighbours().into_boxed_slice(),
             ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>())
                 .into_boxed_slice(),
+            frames: spec
+                .legs
+                .iter()
+                .map(|l| LegFrame {
+                    mount: l.mount,
+                    rest: l.rest,
+                    reach: l.reach(),
+                })
+                .collect(),
         })
     }
 }
@@ -423,7 +452,6 @@ impl Creature {
     /// Advances the creature by `dt` seconds: the pipeline in the module
     /// documentation, in order.
     pub fn step(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
-        let _flush = crate::math::FlushSubnormals::new();
         self.with_scratch(|creature| creature.step_stages(terrain, dt))
     }
 

@@ -498,9 +498,6 @@ impl World {
             &mut [CreatureTrack],
             &mut Metrics,
         )| {
-            // Metrics meet the same widened vectors as the step (see
-            // `FlushSubnormals`).
-            let _flush = crate::math::FlushSubnormals::new();
             tally.clear_tally();
             for (offset, (creature, track)) in creatures.iter_mut().zip(tracks).enumerate() {
                 let events = creature.step(terrain, dt);
@@ -569,7 +566,10 @@ impl World {
         // this was most of what one thread did alone. Collecting keeps the
         // creatures' order, and no two entries of `order` are equal (each
         // holds its creature's index), so its sort is the same either way.
-        let parallel = self.pool.as_ref().filter(|_| self.creatures.len() > CROWD_CHUNK);
+        let parallel = self
+            .pool
+            .as_ref()
+            .filter(|_| self.creatures.len() > CROWD_CHUNK);
         let (places, order) = match parallel {
             Some(pool) => pool.install(|| {
                 let places: Vec<DVec2> = self.creatures.par_iter().map(place_of).collect();
