@@ -88,7 +88,7 @@ impl Creature {
         self.motion.yaw_rate *= scale;
 
         let turn = Quat::from_axis_angle(self.body.up(), self.motion.yaw_rate * dt);
-        self.body.orientation = (turn * self.body.orientation).normalize();
+        self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
         self.body.velocity = self.body.forward() * self.motion.speed;
         self.body.position += self.body.velocity * dt;
     }

@@ -104,7 +104,18 @@ fn spring_rate(
 ) -> Vec3 {
     let error_rate = previous.map_or(Vec3::ZERO, |p| (error - p) / dt);
     let accel = (omega * omega * error + 2.0 * omega * error_rate).clamp_length_max(max_accel);
-    rate + accel * dt
+    settled(rate + accel * dt)
+}
+
+/// `v` with components below 1e-15 (metres or radians a second: nothing a
+/// step can show) set to zero.
+///
+/// A settling spring's rate decays toward zero geometrically, and squared
+/// or multiplied by a step's `dt` such a tail soon lies among the subnormal
+/// floats, where every operation costs a microcode assist of about a
+/// hundred cycles (a spider settling on a wall stepped 40% slower).
+fn settled(v: Vec3) -> Vec3 {
+    Vec3::select(v.abs().cmplt(Vec3::splat(1e-15)), Vec3::ZERO, v)
 }
 
 impl Creature {
@@ -205,10 +216,10 @@ impl Creature {
         // Only tilt: a spin about the body's own up would turn its heading,
         // which is the driver's alone.
         let rate = rate - up * rate.dot(up);
-        motion.tilt_velocity = rate.clamp_length_max(self.spec.body.max_tilt_rate);
+        motion.tilt_velocity = settled(rate.clamp_length_max(self.spec.body.max_tilt_rate));
         motion.tilt_error = Some(error);
         let turn = Quat::from_scaled_axis(motion.tilt_velocity * dt);
-        self.body.orientation = (turn * self.body.orientation).normalize();
+        self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
 
         // Height along the (new) up above the mean of the reference feet,
         // dipping a little while feet swing.
@@ -286,7 +297,7 @@ impl Creature {
             SWAY_ACCELERATION,
             dt,
         );
-        motion.sway_velocity = rate - up * rate.dot(up);
+        motion.sway_velocity = settled(rate - up * rate.dot(up));
         motion.sway_error = Some(error);
         // Brake a lean while it can still stop before a planted foot would
         // be pulled out of reach: look ahead by the distance it needs to
