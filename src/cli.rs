@@ -782,10 +782,11 @@ fn list() -> Result<(), Failure> {
     }
     out.line("terrains (--terrain NAME):")?;
     for b in TERRAINS {
+        // The first comment that is not the editor's `#:schema` line.
         let line = b
             .text
             .lines()
-            .next()
+            .find(|l| l.starts_with('#') && !l.starts_with("#:"))
             .unwrap_or("")
             .trim_start_matches('#')
             .trim();

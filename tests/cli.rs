@@ -623,3 +623,46 @@ fn seed_overrides_the_terrain_files_on_every_command() {
     let out = skitter(&["check", "--seed", "-1", "terrain/hills.toml"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn check_reads_scenes_and_list_shows_terrain_descriptions() {
+    let out = skitter(&["check", "scenes/zoo.toml", "scenes/swarm.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "ok    scenes/zoo.toml: scene \"zoo\": 6 creatures (1 spider, 1 biped, 1 hexapod, \
+             1 strider, 1 octopod, 1 centipede) on terrain \"hills\", seed 7",
+            "ok    scenes/swarm.toml: scene \"swarm\": 1000 creatures (1000 spider) on terrain \
+             \"hills\", seed 7",
+        ]
+    );
+    // A scene's mistakes are the scene's, located, not a terrain's.
+    let dir = temp_dir("check-scene");
+    let broken = dir.join("broken.toml");
+    std::fs::write(
+        &broken,
+        "terrain = \"hills\"\n[[creatures]]\ncreature = \"spider\"\nat = [1.0, 2.0, 90.0]\n",
+    )
+    .unwrap();
+    let broken = broken.to_str().unwrap();
+    let out = skitter(&["check", broken]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!(
+            "error {broken}:4:6: creatures.at: invalid length 3, expected an array of two \
+             numbers [x, z] in metres"
+        )
+    );
+
+    let out = skitter(&["list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("schema"), "{text}");
+    assert!(
+        text.contains("  hills      Rolling hills: fractal Brownian motion"),
+        "{text}"
+    );
+}

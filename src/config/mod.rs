@@ -208,6 +208,8 @@ pub enum Checked {
     Terrain(TerrainSpec),
     /// A valid drive script.
     Script(Script),
+    /// A valid scene (a terrain and the creatures on it).
+    Scene(Box<Scene>),
 }
 
 impl std::fmt::Display for Checked {
@@ -239,6 +241,23 @@ impl std::fmt::Display for Checked {
                     (n, c) => write!(f, ", {n} shapes ({c} carved)"),
                 }
             }
+            Checked::Scene(scene) => {
+                let count: usize = scene.kinds.iter().map(|k| k.spots.len()).sum();
+                let kinds = scene
+                    .kinds
+                    .iter()
+                    .map(|k| format!("{} {}", k.spots.len(), k.creature.name))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                write!(
+                    f,
+                    "scene {:?}: {count} creature{} ({kinds}) on terrain {:?}, seed {}",
+                    scene.name,
+                    if count == 1 { "" } else { "s" },
+                    scene.terrain.name,
+                    scene.terrain.seed
+                )
+            }
             Checked::Script(s) => write!(
                 f,
                 "drive script: {} items, {} s, {} steps of 1/{} s",
@@ -268,6 +287,13 @@ pub fn check_file_seeded(
     }
     let src = Source::new(path, &text);
     let doc = fields::Document::parse(&src)?;
+    if doc.has("creatures") {
+        let mut scene = parse_scene(path, &text)?;
+        if let Some(seed) = seed {
+            scene.terrain.seed = seed;
+        }
+        return Ok((Checked::Scene(Box::new(scene)), Vec::new()));
+    }
     if ["body", "legs", "gait", "solver"]
         .iter()
         .any(|key| doc.has(key))
@@ -280,9 +306,10 @@ pub fn check_file_seeded(
 }
 
 /// Validates one file of any kind, with the warnings it earns: `.toml` files
-/// are creatures when they hold any creature table (`body`, `legs`, `gait`,
-/// `solver`) and terrains otherwise (every terrain field has a default);
-/// anything else is read as a drive script. The same parsers load files for
+/// are scenes when they list `[[creatures]]`, creatures when they hold any
+/// creature table (`body`, `legs`, `gait`, `solver`) and terrains otherwise
+/// (every terrain field has a default); anything else is read as a drive
+/// script. The same parsers load files for
 /// `headless` and the viewer, so all three always agree.
 pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), ConfigError> {
     check_file_seeded(path, None)

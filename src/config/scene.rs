@@ -39,7 +39,7 @@ pub const MAX_SCENE_CREATURES: usize = 100_000;
 pub const MAX_SCENE_OFFSET: f64 = 1.0e6;
 
 /// A loaded scene: everything a world needs to start.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
     /// The scene's name (its file's stem unless it says otherwise).
     pub name: String,
@@ -54,7 +54,7 @@ pub struct Scene {
 }
 
 /// One `[[creatures]]` entry of a scene.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SceneKind {
     /// What they are.
     pub creature: CreatureSpec,
@@ -93,6 +93,42 @@ pub(super) struct SceneFile {
     creatures: Option<Spanned<Vec<KindEntry>>>,
 }
 
+/// Two numbers, `[x, z]`: exactly two. (An array of three read into
+/// `[f64; 2]` drops the third in silence; a user writing
+/// `[x, z, heading]` must hear that the heading is not read there.)
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Pair(pub [f64; 2]);
+
+impl<'de> Deserialize<'de> for Pair {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PairVisitor;
+        impl<'de> serde::de::Visitor<'de> for PairVisitor {
+            type Value = Pair;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array of two numbers [x, z] in metres")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Pair, A::Error> {
+                use serde::de::Error;
+                let mut pair = [0.0; 2];
+                for (i, slot) in pair.iter_mut().enumerate() {
+                    *slot = seq
+                        .next_element()?
+                        .ok_or_else(|| A::Error::invalid_length(i, &self))?;
+                }
+                let mut extra = 2;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    extra += 1;
+                }
+                if extra > 2 {
+                    return Err(A::Error::invalid_length(extra, &self));
+                }
+                Ok(Pair(pair))
+            }
+        }
+        deserializer.deserialize_seq(PairVisitor)
+    }
+}
+
 /// `[[creatures]]`: one kind of creature, how many and where they start.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -105,13 +141,13 @@ pub(super) struct KindEntry {
     count: Option<Spanned<i64>>,
     /// Centre of where they start, `[x, z]` in metres. Default `[0, 0]`.
     #[schemars(with = "Option<[f64; 2]>")]
-    at: Option<Spanned<[f64; 2]>>,
+    at: Option<Spanned<Pair>>,
     /// Spread them over this `[x, z]` rectangle, metres. Default: a grid just wide enough.
     #[schemars(with = "Option<[f64; 2]>")]
-    area: Option<Spanned<[f64; 2]>>,
+    area: Option<Spanned<Pair>>,
     /// Where each starts, `[x, z]` in metres: instead of `count`, `at` and `area`.
     #[schemars(with = "Option<Vec<[f64; 2]>>")]
-    positions: Option<Spanned<Vec<[f64; 2]>>>,
+    positions: Option<Spanned<Vec<Pair>>>,
     /// Which way they face: degrees counter-clockwise from +x, seen from above. Default 0.
     #[schemars(with = "Option<f64>")]
     heading: Option<Spanned<f64>>,
@@ -248,7 +284,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
             positions
                 .get_ref()
                 .iter()
-                .map(|p| point(*p, positions.span(), "positions").map(|at| (at, heading)))
+                .map(|p| point(p.0, positions.span(), "positions").map(|at| (at, heading)))
                 .collect::<Result<_, _>>()?
         } else {
             let count = match &entry.count {
@@ -258,13 +294,13 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
                 None => 1,
             };
             let centre = match &entry.at {
-                Some(value) => point(*value.get_ref(), value.span(), "at")?,
+                Some(value) => point(value.get_ref().0, value.span(), "at")?,
                 None => Vec2::ZERO,
             };
             match &entry.area {
                 None => grid(count, centre, tight_spacing(&creature), heading),
                 Some(value) => {
-                    let [w, d] = *value.get_ref();
+                    let [w, d] = value.get_ref().0;
                     if !(w.is_finite()
                         && d.is_finite()
                         && w > 0.0

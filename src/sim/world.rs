@@ -484,6 +484,7 @@ impl World {
         let terrain = &*self.terrain;
         let (dt, followed) = (self.dt, self.followed);
         let mut work = Vec::with_capacity(self.chunks.len());
+        let count = self.creatures.len();
         let (mut creatures, mut tracks) = (&mut self.creatures[..], &mut self.tracks[..]);
         for (chunk, tally) in self.chunks.iter().zip(&mut self.tallies) {
             let (these, rest) = std::mem::take(&mut creatures).split_at_mut(chunk.creatures.len());
@@ -506,7 +507,9 @@ impl World {
             }
         };
         match &self.pool {
-            Some(pool) if work.len() > 1 => {
+            // A few creatures (a zoo of six kinds is six chunks of one) cost
+            // less stepped in turn than handed between threads.
+            Some(pool) if work.len() > 1 && count > CHUNK => {
                 pool.install(|| work.into_par_iter().for_each(step_chunk));
             }
             _ => work.into_iter().for_each(step_chunk),

@@ -95,10 +95,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "inspect a leg of the followed creature (0 closes)",
     ),
     ("[/]", "slow motion / fast forward (0.25x to 4x)"),
-    (
-        "n/m",
-        "follow the next / previous creature (scenes, --count)",
-    ),
+    ("n/m", "follow the next / previous creature (in a scene)"),
     ("?", "this help"),
     ("q/Esc", "quit"),
 ];
