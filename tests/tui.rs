@@ -541,6 +541,21 @@ fn brackets_slow_down_and_speed_up_the_simulation_within_bounds() {
 }
 
 #[test]
+fn the_time_line_says_how_fast_a_world_too_big_for_the_machine_really_runs() {
+    let mut app = app();
+    app.advance(0.05);
+    // As the event loop measures it: 12 steps a second where 120 are due.
+    app.timings.steps_per_second = 12.0;
+    let text = frame(&app, 120, 40);
+    assert!(text.contains("rate 1× (0.10×)"), "{text}");
+    // Keeping up, nothing more is said.
+    app.timings.steps_per_second = 119.0;
+    let text = frame(&app, 120, 40);
+    assert!(text.contains("rate 1×  "), "{text}");
+    assert!(!text.contains("(0."), "{text}");
+}
+
+#[test]
 fn a_reload_keeps_the_creature_where_it_walked_to() {
     let mut app = walking_app();
     let spacing = app.world.terrain().spacing();

@@ -29,6 +29,11 @@ pub const TURN_HOLD: f64 = 0.4;
 pub const THROTTLE_STEP: f32 = 0.5;
 /// Most simulation steps run to catch up in one frame.
 const MAX_CATCH_UP: u32 = 30;
+/// Most time a frame spends stepping, seconds: with more creatures than
+/// the machine steps in real time, fewer steps run a frame (and simulated
+/// time falls behind) so keys and redraws still come several times a
+/// second.
+const STEP_BUDGET: f64 = 0.05;
 
 /// Why the scene named on the command line cannot be shown.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -222,6 +227,9 @@ pub struct App {
     /// The first creature's legs in the air (bit per leg, at most 64 legs)
     /// after each of the last `GAIT_HISTORY` steps: the gait diagram.
     pub gait_history: VecDeque<u64>,
+    /// Wall time one world step takes, seconds (smoothed; 0 before the
+    /// first): what [`STEP_BUDGET`] is shared out by.
+    step_cost: f64,
     /// Largest IK error per frame (metres), for the sparkline.
     pub error_history: VecDeque<f32>,
     /// Real-time figures.
@@ -277,6 +285,7 @@ impl App {
             notice: None,
             iterations_history: VecDeque::with_capacity(HISTORY),
             gait_history: VecDeque::with_capacity(GAIT_HISTORY),
+            step_cost: 0.0,
             error_history: VecDeque::with_capacity(HISTORY),
             timings: Timings::default(),
             script: None,
@@ -719,6 +728,12 @@ impl App {
         // The same fixed steps, more or fewer of them per real second: a
         // slowed or hastened run is step for step the run at real time.
         let due = self.clock.advance(elapsed.max(0.0) * self.rate());
+        let affordable = if self.step_cost > 0.0 {
+            ((STEP_BUDGET / self.step_cost) as u32).clamp(1, MAX_CATCH_UP)
+        } else {
+            MAX_CATCH_UP
+        };
+        let due = due.min(affordable);
         self.step_world(due);
         due
     }
@@ -827,6 +842,7 @@ impl App {
             self.step_baked(steps);
             return;
         }
+        let started = std::time::Instant::now();
         for _ in 0..steps {
             self.cue_script();
             self.cue_kind_scripts();
@@ -843,6 +859,12 @@ impl App {
                 });
             self.gait_history.push_back(lifted);
         }
+        let cost = started.elapsed().as_secs_f64() / f64::from(steps);
+        self.step_cost = if self.step_cost > 0.0 {
+            0.8 * self.step_cost + 0.2 * cost
+        } else {
+            cost
+        };
         let last = self.world.metrics().last;
         push_bounded(&mut self.iterations_history, last.ik_iterations_mean);
         push_bounded(&mut self.error_history, last.ik_error_max);

@@ -363,7 +363,7 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 "{:.1} s  rate {}×{}",
                 world.time(),
                 app.rate(),
-                if app.paused { "  paused" } else { "" }
+                time_note(app, f64::from(world.dt()))
             ),
         ),
         label(
@@ -849,4 +849,18 @@ fn draw_help(
             .block(Block::bordered().title(title)),
         popup,
     );
+}
+
+/// After the time line's rate: paused, or, when the machine cannot step the
+/// world as fast as asked (too many creatures), how fast it really runs, in
+/// brackets.
+fn time_note(app: &App, dt: f64) -> String {
+    let actual = app.timings.steps_per_second * dt;
+    if app.paused {
+        "  paused".to_string()
+    } else if actual > 0.0 && actual < 0.9 * app.rate() {
+        format!(" ({actual:.2}×)")
+    } else {
+        String::new()
+    }
 }
