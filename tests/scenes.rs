@@ -291,6 +291,14 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
             &[":3:9:", "creatures[0].count", "from 1 to 100000"],
         ),
         (
+            "[[creatures]]\ncreature = \"spider\"\nheading = 1e300\n",
+            &[":3:11:", "creatures[0].heading", "-360 to 360", "got 1e300"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\npositions = [[0.0, 0.0, 90.0]]\n",
+            &[":3:", "positions", "invalid length 3", "two numbers [x, z]"],
+        ),
+        (
             "[[creatures]]\ncreature = \"spider\"\npositions = [[0.0, 0.0], [0.5, 0.0]]\n",
             &["creatures[0]", "closer than their feet allow"],
         ),

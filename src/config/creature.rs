@@ -731,7 +731,10 @@ fn parse_body(check: &Check<'_>, body: &BodyFile, errors: &mut Errors) -> Option
                 errors.push(check.at(
                     value,
                     "body.max_slope",
-                    format!("must be degrees from level, from 1 to 89, got {v}"),
+                    format!(
+                        "must be degrees from level, from 1 to 89, got {}",
+                        super::fields::Number(f64::from(v))
+                    ),
                 ));
                 None
             }
@@ -1168,7 +1171,10 @@ fn parse_joints(
                         return Err(check.at(
                             value,
                             format!("{at}.hinge.{name}"),
-                            format!("must be an angle in degrees from -180 to 180, got {v}"),
+                            format!(
+                                "must be an angle in degrees from -180 to 180, got {}",
+                                super::fields::Number(f64::from(v))
+                            ),
                         ));
                     }
                 }

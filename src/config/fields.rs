@@ -81,7 +81,11 @@ impl<'a> Check<'a> {
         if v.is_finite() && valid(v) {
             Ok(v)
         } else {
-            Err(self.at(value, field, format!("{requirement}, got {v}")))
+            Err(self.at(
+                value,
+                field,
+                format!("{requirement}, got {}", Number(f64::from(v))),
+            ))
         }
     }
 
@@ -132,7 +136,10 @@ impl<'a> Check<'a> {
             Err(self.at(
                 value,
                 field,
-                format!("must be a number from {lo} to {hi} ({unit}), got {v}"),
+                format!(
+                    "must be a number from {lo} to {hi} ({unit}), got {}",
+                    Number(v)
+                ),
             ))
         }
     }
@@ -340,4 +347,18 @@ fn deserialize<'i, T: Deserialize<'i>>(
         dropped.push(culprit);
     }
     None
+}
+
+/// A number as an error echoes it: as written for everyday sizes, in
+/// exponent form past 1e15 (`1e300`, not three hundred digits).
+pub(super) struct Number(pub f64);
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.abs() >= 1e15 {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
 }

@@ -228,7 +228,10 @@ pub fn parse_terrain_seeded(
                 errors.push(check.at(
                     r,
                     "resolution",
-                    format!("must be a grid spacing from 0.02 to 10 metres, got {v}"),
+                    format!(
+                        "must be a grid spacing from 0.02 to 10 metres, got {}",
+                        super::fields::Number(f64::from(v))
+                    ),
                 ));
                 None
             }
@@ -417,7 +420,10 @@ fn parse_shape(
             errors.push(check.at(
                 value,
                 field(key),
-                format!("must be a length from above 0 to {MAX_SHAPE_METRES} metres, got {v}"),
+                format!(
+                    "must be a length from above 0 to {MAX_SHAPE_METRES} metres, got {}",
+                    super::fields::Number(f64::from(v))
+                ),
             ));
             None
         }
@@ -533,7 +539,10 @@ fn parse_shape(
                 errors.push(check.at(
                     value,
                     field("yaw"),
-                    format!("must be degrees from -360 to 360, got {v}"),
+                    format!(
+                        "must be degrees from -360 to 360, got {}",
+                        super::fields::Number(f64::from(v))
+                    ),
                 ));
                 0.0
             }
