@@ -145,6 +145,8 @@ fn any_thread_count_gives_the_same_poses_and_figures_to_the_bit() {
         "{summary:?}"
     );
     assert_eq!(summary.kinds[1].creature, "hexapod");
+    // Spiders and hexapods use FABRIK, bipeds gradient descent: both are named.
+    assert_eq!(summary.solver, "fabrik, gradient");
     // Figures over all are the kinds' combined: counts add, maxima are the largest.
     assert_eq!(
         summary.foot_steps,

@@ -501,7 +501,8 @@ pub struct Summary {
     pub creature: String,
     /// Terrain name.
     pub terrain: String,
-    /// Solver most legs used at the end.
+    /// Solver most legs used at the end (in a world of several kinds,
+    /// each kind's, joined by commas in kind order).
     pub solver: String,
     /// Creatures simulated.
     pub count: usize,

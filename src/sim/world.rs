@@ -698,6 +698,15 @@ impl World {
                     part
                 })
                 .collect();
+            // Each kind's solver, once each in kind order (the followed
+            // creature's alone said "fabrik" for a zoo of four solvers).
+            let mut solvers: Vec<&str> = Vec::new();
+            for part in &summary.kinds {
+                if !solvers.contains(&part.solver.as_str()) {
+                    solvers.push(&part.solver);
+                }
+            }
+            summary.solver = solvers.join(", ");
         }
         summary
     }
