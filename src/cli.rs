@@ -33,6 +33,8 @@ const EXIT_RUN_WENT_BAD: u8 = 3;
 /// The most characters of one line of output (a message names a file, a
 /// field and what is wrong, each already cut to size).
 const LINE_MAX_CHARS: usize = 1000;
+/// The shortest `--seconds` accepted: it rounds to one step of 1/120 s.
+const MIN_SECONDS: f64 = 0.0042;
 /// The longest `--seconds` accepted (about 11.6 simulated days).
 const MAX_SECONDS: f64 = 1e6;
 
@@ -286,7 +288,7 @@ pub struct RunArgs {
 struct HeadlessArgs {
     #[command(flatten)]
     scene: SceneArgs,
-    /// Simulated seconds (more than 0, at most 1000000): the run's length
+    /// Simulated seconds (at least 0.0042, one step, at most 1000000): the run's length
     /// without a script or --steps (default 10), and otherwise the most the
     /// run lasts: a longer script or --steps stops there.
     // Negative numbers are taken as values so they get the range message.
@@ -582,9 +584,12 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
         refuse_to_overwrite_inputs("--trace", trace, &args.scene, &args.drive)?;
     }
     let length = match (args.seconds, args.steps) {
-        (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS) => {
+        // Seconds round to whole steps: less than half a step would run
+        // none and report figures of nothing.
+        (Some(s), _) if !(s.is_finite() && (MIN_SECONDS..=MAX_SECONDS).contains(&s)) => {
             return Err(Failure::BadInput(format!(
-                "--seconds must be more than 0 and at most {MAX_SECONDS}, got {s}"
+                "--seconds must be at least {MIN_SECONDS} (one 1/120 s step, rounded) and at \
+                 most {MAX_SECONDS}, got {s}"
             )));
         }
         (Some(seconds), Some(steps)) => Some(RunLength::StepsWithin { steps, seconds }),

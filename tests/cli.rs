@@ -254,12 +254,13 @@ fn seconds_caps_scripts_and_steps() {
 
 #[test]
 fn range_messages_state_the_accepted_range() {
-    for seconds in ["0", "-1", "1000001", "NaN", "inf"] {
+    for seconds in ["0", "-1", "1e-9", "0.004", "1000001", "NaN", "inf"] {
         let out = skitter(&["headless", "--seconds", seconds]);
         assert_eq!(out.status.code(), Some(2), "{seconds}");
         assert!(
             stderr(&out).contains(&format!(
-                "--seconds must be more than 0 and at most 1000000, got {}",
+                "--seconds must be at least 0.0042 (one 1/120 s step, rounded) and at most \
+                 1000000, got {}",
                 seconds.parse::<f64>().unwrap()
             )),
             "{seconds}: {}",
