@@ -654,7 +654,7 @@ fn check_reads_scenes_and_list_shows_terrain_descriptions() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         format!(
-            "error {broken}:4:6: creatures.at: invalid length 3, expected an array of two \
+            "error {broken}:4:6: creatures[0].at: invalid length 3, expected an array of two \
              numbers [x, z] in metres"
         )
     );

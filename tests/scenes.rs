@@ -293,6 +293,10 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
             &[":3:9:", "creatures[0].count", "from 1 to 100000"],
         ),
         (
+            "[[creatures]]\ncreature = \"spider\"\n[[creatures]]\ncreature = \"biped\"\nheading = \"north\"\n",
+            &[":5:11:", "creatures[1].heading", "expected f64"],
+        ),
+        (
             "[[creatures]]\ncreature = \"spider\"\nheading = 1e300\n",
             &[":3:11:", "creatures[0].heading", "-360 to 360", "got 1e300"],
         ),

@@ -122,7 +122,7 @@ mod tests {
         assert_eq!((err.line, err.column), (Some(4), Some(1)), "{err}");
         assert!(err.message.contains("unknown field `x`"), "{err}");
         let err = parse_buttons("b.toml", "[[buttons]]\ny = \"up\"\nz = 0\n").unwrap_err();
-        assert_eq!(err.field.as_deref(), Some("buttons.y"), "{err}");
+        assert_eq!(err.field.as_deref(), Some("buttons[0].y"), "{err}");
         assert_eq!(err.line, Some(2), "{err}");
     }
 

@@ -244,12 +244,22 @@ impl<'a> Source<'a> {
             .split_once('=')
             .map(|(k, _)| k.trim().trim_matches('"').to_string())
             .filter(|k| !k.is_empty() && !k.starts_with('['));
-        let header = self.text[..line_start]
+        let headers: Vec<&str> = self.text[..line_start]
             .lines()
-            .rev()
             .map(str::trim)
-            .find(|l| l.starts_with('['))
-            .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+            .filter(|l| l.starts_with('['))
+            .collect();
+        // An array of tables (`[[legs]]`) is named with its entry's index,
+        // as the validation's own errors name it (`legs[2]`).
+        let header = headers.last().map(|last| {
+            let name = last.trim_matches(|c| c == '[' || c == ']').trim();
+            if last.starts_with("[[") {
+                let index = headers.iter().filter(|h| **h == *last).count() - 1;
+                format!("{name}[{index}]")
+            } else {
+                name.to_string()
+            }
+        });
         let header = if line.trim_start().starts_with('[') {
             None
         } else {
