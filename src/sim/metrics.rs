@@ -513,9 +513,11 @@ pub struct Summary {
     /// Simulated time.
     pub seconds: f64,
     /// Full-throttle speed the creature walks at: its file's `speed`, capped
-    /// by what the gait can carry (m/s).
+    /// by what the gait can carry (m/s). With several kinds, the slowest
+    /// kind's (each kind's own is in `kinds`).
     pub speed: f32,
-    /// The most the gait can carry (m/s); `speed` never exceeds it.
+    /// The most the gait can carry (m/s); `speed` never exceeds it. With
+    /// several kinds, the slowest kind's.
     pub speed_cap: f32,
     /// Path length of the body (mean per creature).
     pub distance: f64,
