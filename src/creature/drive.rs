@@ -53,14 +53,14 @@ impl Creature {
         }
         let rudder =
             finite_or_zero(finite_or_zero(self.input.turn) + finite_or_zero(self.crowding.turn));
-        let mut speed_command = throttle * self.walk_speed;
+        let mut speed_command = throttle * self.shared.walk_speed;
         let mut turn_command = rudder * body_spec.turn_rate;
         // Walking and turning at once, the outer feet move faster than
         // either alone; both give way so no foot outruns the gait.
-        let feet = speed_command.abs() + turn_command.abs() * self.rest_radius;
-        if feet > self.speed_cap {
-            speed_command *= self.speed_cap / feet;
-            turn_command *= self.speed_cap / feet;
+        let feet = speed_command.abs() + turn_command.abs() * self.shared.rest_radius;
+        if feet > self.shared.speed_cap {
+            speed_command *= self.shared.speed_cap / feet;
+            turn_command *= self.shared.speed_cap / feet;
         }
         if speed_command > 0.0 {
             speed_command = speed_command.min(self.obstacle_speed(terrain));
@@ -105,7 +105,7 @@ impl Creature {
         let forward = self.body.forward();
         // The rest pose's reach ahead, and a swinging foot's half stride
         // beyond it.
-        let margin = self.reach_ahead + 0.5 * spec.gait.step_threshold + OBSTACLE_MARGIN;
+        let margin = self.shared.reach_ahead + 0.5 * spec.gait.step_threshold + OBSTACLE_MARGIN;
         let braking = BRAKING_FACTOR * spec.body.acceleration;
         let stopping = spec.body.speed * spec.body.speed / (2.0 * braking);
         let look = margin + stopping + 1.0;

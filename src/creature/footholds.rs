@@ -104,7 +104,7 @@ impl Creature {
     ) -> Foothold {
         let leg_spec = &self.spec.legs[leg];
         let up = self.body.up();
-        let reach = leg_spec.reach();
+        let reach = self.shared.frames[leg].reach;
         let above = reach + self.spec.body.height;
         let length = above + 2.0 * reach + self.spec.body.height;
         let hip = self.body.to_world(leg_spec.mount);

@@ -175,7 +175,7 @@ impl Creature {
             }
             let off_target = leg.foot.distance(leg.desired);
             let hip = self.body.to_world(self.spec.legs[i].mount);
-            let stretch = leg.foot.distance(hip) / self.spec.legs[i].reach();
+            let stretch = leg.foot.distance(hip) / self.shared.frames[i].reach;
             // Stretch alone is no reason to step when the foothold is where
             // the foot already is (a foothold deep in a gully): stepping
             // would land on the same spot, over and over.
@@ -212,7 +212,8 @@ impl Creature {
         let chosen = match self.spec.gait.order {
             GaitOrder::Urgency => choose_steps(&rule, &mut self.candidates),
             GaitOrder::Listed => {
-                let standing = self.motion.speed.abs() <= STANDING_FRACTION * self.walk_speed
+                let standing = self.motion.speed.abs()
+                    <= STANDING_FRACTION * self.shared.walk_speed
                     && self.motion.yaw_rate.abs() <= STANDING_FRACTION * self.spec.body.turn_rate;
                 // Standing, a group with nothing to do passes its turn on,
                 // or one leg off its foothold would wait forever.
@@ -256,7 +257,7 @@ impl Creature {
     /// How fast the feet move relative to the body now (m/s): the forward
     /// speed plus the turning rate times the widest rest point's radius.
     pub(super) fn feet_speed(&self) -> f32 {
-        self.motion.speed.abs() + self.motion.yaw_rate.abs() * self.rest_radius
+        self.motion.speed.abs() + self.motion.yaw_rate.abs() * self.shared.rest_radius
     }
 
     /// Where leg `i` would land on a swing of `duration` seconds from its
@@ -267,7 +268,7 @@ impl Creature {
         let ahead = self.predicted_shift(i, duration);
         let found = self.foothold(terrain, i, ahead, self.legs[i].pull);
         let to = found.hit.point;
-        let ceiling = 0.5 * self.spec.legs[i].reach();
+        let ceiling = 0.5 * self.shared.frames[i].reach;
         let lift = needed_lift(terrain, from, to, self.body.up(), gait.step_height, ceiling);
         let peak = peak_swing_speed(from.distance(to), lift, duration);
         (found, lift, peak)

@@ -94,18 +94,6 @@ pub struct Creature {
     /// Offset of this creature's local frame from the world origin: positions
     /// here stay small however far it walks.
     pub(super) origin: GridOrigin,
-    /// Full-throttle speed: the file's, capped by what the gait can carry.
-    pub(super) walk_speed: f32,
-    /// The gait's speed cap, which the feet's speed (walking plus turning)
-    /// never exceeds; the spec's, computed once.
-    pub(super) speed_cap: f32,
-    /// The spec's rest radius (how much turning adds to a foot's speed),
-    /// computed once.
-    pub(super) rest_radius: f32,
-    /// How far ahead of the body's centre the rest pose reaches (its
-    /// farthest-forward joint, or the body's front), metres: the room a
-    /// ground walker keeps before a wall. Computed once.
-    pub(super) reach_ahead: f32,
     /// The body's rates and the springs' state (see `posture.rs`).
     pub(super) motion: BodyMotion,
     /// The group whose turn is next when groups step in listed order.
@@ -157,6 +145,17 @@ pub struct KindShared {
     pub(super) ring: Box<[usize]>,
     /// Each leg's mount and rest point, laid out for the hot loops.
     pub(super) frames: Box<[LegFrame]>,
+    /// Full-throttle speed: the file's, capped by what the gait can carry.
+    pub(super) walk_speed: f32,
+    /// The gait's speed cap, which the feet's speed (walking plus turning)
+    /// never exceeds.
+    pub(super) speed_cap: f32,
+    /// The rest radius (how much turning adds to a foot's speed).
+    pub(super) rest_radius: f32,
+    /// How far ahead of the body's centre the rest pose reaches (its
+    /// farthest-forward joint, or the body's front), metres: the room a
+    /// ground walker keeps before a wall.
+    pub(super) reach_ahead: f32,
 }
 
 /// A leg's mount and rest point (body frame) and its reach.
@@ -199,8 +198,13 @@ thread_local! {
 impl KindShared {
     /// The shared part of every creature of `spec`.
     pub fn new(spec: &CreatureSpec) -> Arc<KindShared> {
+        let rest: Box<[Chain]> = spec.legs.iter().map(super::rest_chain).collect();
+        let reach_ahead = rest
+            .iter()
+            .flat_map(|chain| chain.joints().iter().map(|j| j.x))
+            .fold(0.5 * spec.body.size.x, f32::max);
         Arc::new(KindShared {
-            rest: spec.legs.iter().map(super::rest_chain).collect(),
+            rest,
             group_of: spec.legs.iter().map(|l| l.group).collect(),
             neighbours: spec.side_neighbours().into_boxed_slice(),
             ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>())
@@ -214,6 +218,10 @@ impl KindShared {
                     reach: l.reach(),
                 })
                 .collect(),
+            walk_speed: spec.walk_speed(),
+            speed_cap: spec.speed_cap(),
+            rest_radius: spec.rest_radius(),
+            reach_ahead,
         })
     }
 }
@@ -249,14 +257,6 @@ impl Creature {
             crowding: Crowding::default(),
             start: body,
             origin,
-            walk_speed: spec.walk_speed(),
-            speed_cap: spec.speed_cap(),
-            rest_radius: spec.rest_radius(),
-            reach_ahead: shared
-                .rest
-                .iter()
-                .flat_map(|chain| chain.joints().iter().map(|j| j.x))
-                .fold(0.5 * spec.body.size.x, f32::max),
             motion: BodyMotion::default(),
             next_group: 0,
             next_legs: Vec::new(),

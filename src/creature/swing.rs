@@ -124,7 +124,7 @@ impl Creature {
         let gait = &self.spec.gait;
         let up = self.body.up();
         let mut touchdowns = 0;
-        for (leg, leg_spec) in self.legs.iter_mut().zip(&self.spec.legs) {
+        for (leg, frame) in self.legs.iter_mut().zip(&self.shared.frames) {
             let LegPhase::Swinging {
                 from,
                 mut to,
@@ -146,7 +146,7 @@ impl Creature {
                 } else {
                     terrain.project_down(moved).point
                 };
-                let ceiling = 0.5 * leg_spec.reach();
+                let ceiling = 0.5 * frame.reach;
                 // A solid world's clearance samples cost a distance each:
                 // the lift is checked again at every eighth of the swing (the
                 // guard below keeps the foot out of the solid between).
@@ -170,8 +170,8 @@ impl Creature {
                 // through the corner): the foot swings on to the foothold
                 // it can reach now, rather than plant where its leg cannot
                 // stand.
-                let hip = self.body.to_world(leg_spec.mount);
-                let reach = leg_spec.reach();
+                let hip = self.body.to_world(frame.mount);
+                let reach = frame.reach;
                 if terrain.has_shapes()
                     && reach_needed(terrain, hip, to) > SWING_REACH * reach
                     && reach_needed(terrain, hip, leg.desired) <= FOOTHOLD_STRETCH * reach
@@ -205,8 +205,8 @@ impl Creature {
                 // Round an edge the straight line to a far foothold would
                 // stretch the leg through the corner: the foot stays within
                 // reach of its hip, and the knees can bend out of the solid.
-                let hip = self.body.to_world(leg_spec.mount);
-                let most = SWING_REACH * leg_spec.reach();
+                let hip = self.body.to_world(frame.mount);
+                let most = SWING_REACH * frame.reach;
                 let out = foot - hip;
                 if out.length() > most {
                     foot = hip + out.normalize_or_zero() * most;

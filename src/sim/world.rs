@@ -201,10 +201,10 @@ impl World {
         for (kind, spawn) in spawns.into_iter().enumerate() {
             let spec = Arc::new(spawn.spec);
             let shared = KindShared::new(&spec);
-            let radius = reach_radius(&spec);
+            let radius = radii[kind];
             let start = creatures.len();
+            // The round above cached every spawn's ground.
             for (at, heading) in &spawn.spots {
-                field.prepare_around(GridOrigin::default(), Vec3::new(at.x, 0.0, at.y), radius);
                 creatures.push(Creature::spawn(
                     spec.clone(),
                     shared.clone(),
