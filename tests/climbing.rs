@@ -321,3 +321,32 @@ fn snapshot_the_spider_climbing_the_wall_side_view() {
     let grid = render_view(&world, ViewKind::Side, &Camera::default(), 80, 24);
     insta::assert_snapshot!(grid.to_text());
 }
+
+/// Ridged noise 6 m high, a ridge every 50 m or so: flanks up to about 50°
+/// and sharp crests. The spawn at the origin is a cone-shaped peak (ridged
+/// noise peaks where its lattice is zero, at the origin among others).
+const STEEP_RIDGES: &str = "name = \"ridges\"\nseed = 5\n[noise]\nfractal = \"ridged\"\nfrequency = 0.02\namplitude = 6.0\noctaves = 4\n";
+
+#[test]
+fn creatures_walk_off_a_steep_ridged_peak_and_over_its_flanks() {
+    let mut failures = Vec::new();
+    for name in ["spider", "octopod", "hexapod", "strider", "biped"] {
+        let terrain = parse_terrain("ridges", STEEP_RIDGES).unwrap();
+        let s = common::drive(common::shipped_creature(name), terrain, "forward 30s");
+        for breach in sound(&s) {
+            failures.push(format!("{name}: {breach}"));
+        }
+        if s.foot_gap_max > 0.01 {
+            failures.push(format!("{name}: foot_gap_max {}", s.foot_gap_max));
+        }
+        // Half the commanded speed over the drive, less its start.
+        let wanted = 0.5 * f64::from(s.speed) * 28.0;
+        if s.displacement < wanted {
+            failures.push(format!(
+                "{name}: moved {:.1} m, wanted {wanted:.1}",
+                s.displacement
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -235,14 +235,20 @@ impl Creature {
         };
         if self.spec.statically_stable() && !self.stable_without(&chosen, duration) {
             // Wait while the body shifts over the feet that stay down, unless
-            // it has waited long enough and a foot is holding it back: a
-            // creature that cannot find its balance must still walk.
+            // it has waited long enough and a foot is holding it back, or the
+            // body stands still against its command: a creature that cannot
+            // find its balance must still walk. (Astride a sharp crest the
+            // support brake stops the body and no foot is stretched: waiting
+            // for a balance the crest does not offer, it never moved again.)
             self.stability_wait += dt;
             let urgent = self
                 .candidates
                 .iter()
                 .any(|c| c.leg == first && c.urgency >= 5.0);
-            if !(urgent && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
+            let held = self.motion.speed_command.abs() > 0.0
+                && self.motion.speed.abs() <= STANDING_FRACTION * self.motion.speed_command.abs();
+            if !((urgent || held)
+                && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
             {
                 return;
             }
