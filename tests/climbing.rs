@@ -115,10 +115,10 @@ fn clean_climb(s: &Summary) -> Vec<String> {
     breaches
 }
 
-/// Where the spider's body went, step by step: (position, up) in world
+/// Where `creature`'s body went, step by step: (position, up) in world
 /// coordinates, driving forward for `seconds` on `terrain`.
-fn path(terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
-    let mut world = driven_spider(terrain);
+fn path(creature: &str, terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
+    let mut world = driven(creature, terrain);
     (0..seconds * 120)
         .map(|_| {
             world.step();
@@ -127,15 +127,20 @@ fn path(terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
         .collect()
 }
 
-/// A world of one spider on `terrain`, driven forward at full throttle.
-fn driven_spider(terrain: &str) -> World {
+/// A world of one `creature` on `terrain`, driven forward at full throttle.
+fn driven(creature: &str, terrain: &str) -> World {
     common::walking_world(
-        common::shipped_creature("spider"),
+        common::shipped_creature(creature),
         common::shipped_terrain(terrain),
     )
 }
 
-/// The spider's body centre in world coordinates, and its up.
+/// A world of one spider on `terrain`, driven forward at full throttle.
+fn driven_spider(terrain: &str) -> World {
+    driven("spider", terrain)
+}
+
+/// The creature's body centre in world coordinates, and its up.
 fn body_pose(world: &World) -> (Vec3, Vec3) {
     let c = &world.creatures()[0];
     let p = c.to_world_f64(world.terrain().spacing(), c.body.position);
@@ -145,14 +150,15 @@ fn body_pose(world: &World) -> (Vec3, Vec3) {
     )
 }
 
-#[test]
-fn the_spider_climbs_the_wall_and_walks_on_over_it() {
-    let s = run("spider", "wall", "forward 40s");
+/// `creature` driven forward `seconds` at the wall: a clean climb up its
+/// face, across its top and down the far side.
+fn climbs_the_wall_and_walks_on_over_it(creature: &str, seconds: usize) {
+    let s = run(creature, "wall", &format!("forward {seconds}s"));
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
     // Up 3 m, across the top and down the far side: well past the wall.
     assert!(s.displacement > 12.0, "{}", s.displacement);
-    let path = path("wall", 40);
+    let path = path(creature, "wall", seconds);
     let on_top = path
         .iter()
         .any(|(p, up)| p.y > 3.0 && up.y > 0.9 && (4.5..5.5).contains(&p.x));
@@ -161,9 +167,11 @@ fn the_spider_climbs_the_wall_and_walks_on_over_it() {
     assert!(end.x > 8.0 && up.y > 0.9, "ends at {end}, up {up}");
 }
 
-#[test]
-fn the_spider_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
-    let s = run("spider", "overhang", "forward 40s");
+/// `creature` driven forward `seconds` into the overhang: a clean climb
+/// up the room's back wall, along its ceiling upside down, round the
+/// lintel and onto the roof, in that order.
+fn goes_round_the_overhang(creature: &str, seconds: usize) {
+    let s = run(creature, "overhang", &format!("forward {seconds}s"));
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
     assert!(
@@ -174,7 +182,7 @@ fn the_spider_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
     // In order: up the back wall (up toward −X), along the ceiling upside
     // down, round the lintel (up toward −X again, above the opening) and
     // onto the roof (up toward +Y, above 3 m).
-    let path = path("overhang", 40);
+    let path = path(creature, "overhang", seconds);
     let first = |from: usize, test: &dyn Fn(Vec3, Vec3) -> bool| {
         path[from..]
             .iter()
@@ -186,6 +194,30 @@ fn the_spider_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
     let lintel = first(ceiling, &|p, up| up.x < -0.9 && p.x < 5.5).expect("lintel");
     let roof = first(lintel, &|p, up| up.y > 0.9 && p.y > 3.0).expect("roof");
     assert!(back_wall < ceiling && ceiling < lintel && lintel < roof);
+}
+
+#[test]
+fn the_spider_climbs_the_wall_and_walks_on_over_it() {
+    climbs_the_wall_and_walks_on_over_it("spider", 40);
+}
+
+#[test]
+fn the_spider_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
+    goes_round_the_overhang("spider", 40);
+}
+
+/// Its long body once stopped with its front feet on the wall's top and
+/// the rest on the face (and under the room's ceiling): every foot at its
+/// foothold, the front ones trailing rest points in the air past the edge,
+/// and the trail brake holding the body still for good.
+#[test]
+fn the_octopod_climbs_the_wall_and_walks_on_over_it() {
+    climbs_the_wall_and_walks_on_over_it("octopod", 40);
+}
+
+#[test]
+fn the_octopod_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
+    goes_round_the_overhang("octopod", 60);
 }
 
 #[test]

@@ -33,6 +33,9 @@ const SUPPORT_FLOOR: f32 = 0.5;
 const OBSTACLE_MARGIN: f32 = 0.15;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
+/// A body that moved less than this fraction of its commanded speed over a
+/// step is held still.
+const HELD_FRACTION: f32 = 0.01;
 
 impl Creature {
     /// Stage 1: updates the forward speed and turning rate, then moves and
@@ -47,6 +50,11 @@ impl Creature {
         };
         let spec = Arc::clone(&self.spec);
         let body_spec = &spec.body;
+        self.motion.trail_relief = if self.held_still(dt) {
+            spec.gait.step_duration
+        } else {
+            (self.motion.trail_relief - dt).max(0.0)
+        };
         let mut throttle = finite_or_zero(self.input.forward);
         if throttle > 0.0 {
             throttle *= finite_or_zero(self.crowding.throttle).max(0.0);
@@ -91,6 +99,13 @@ impl Creature {
         self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
         self.body.velocity = self.body.forward() * self.motion.speed;
         self.body.position += self.body.velocity * dt;
+    }
+
+    /// Whether the body stood still over the last step against a command
+    /// to walk: a brake or a balance it waits for holds it.
+    pub(super) fn held_still(&self, dt: f32) -> bool {
+        self.motion.speed_command != 0.0
+            && self.motion.advance <= HELD_FRACTION * self.motion.speed_command.abs() * dt
     }
 
     /// The fastest a ground walker may walk forward and still stop, at its
@@ -178,9 +193,15 @@ impl Creature {
         // A climber cresting steep open ground finds its footholds behind
         // its rest points (nothing ahead is in reach until its body has
         // tipped over the crest): only the part of a foot's trail that a
-        // step would make up holds it back. (Among walls the edge rays
-        // find the face round the edge instead.)
-        let climber = self.spec.body.surface == super::Surface::Any && !self.among_walls;
+        // step would make up holds it back. Among walls the edge rays find
+        // the face round the edge instead, and the full trail is kept as
+        // long as the body moves: a long body with its front feet on the
+        // top of a wall and the rest on its face has them trailing rest
+        // points in the air past the edge, and the brake held it still for
+        // good (the octopod stopped at the top of the wall and on the
+        // ceiling). Held still, it is relieved for a step's time.
+        let climber = self.spec.body.surface == super::Surface::Any
+            && (!self.among_walls || self.motion.trail_relief > 0.0);
         let forward = self.body.forward();
         let strain = |body: &Body, leg: &super::Leg, frame: &super::state::LegFrame| {
             let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;

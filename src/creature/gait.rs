@@ -245,9 +245,7 @@ impl Creature {
                 .candidates
                 .iter()
                 .any(|c| c.leg == first && c.urgency >= 5.0);
-            let held = self.motion.speed_command.abs() > 0.0
-                && self.motion.speed.abs() <= STANDING_FRACTION * self.motion.speed_command.abs();
-            if !((urgent || held)
+            if !((urgent || self.held_still(dt))
                 && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
             {
                 return;

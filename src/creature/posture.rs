@@ -74,6 +74,14 @@ pub struct BodyMotion {
     pub speed_command: f32,
     /// The turning rate the driver asks for, radians/s.
     pub turn_command: f32,
+    /// How far the body's centre moved over the last step, metres: what it
+    /// did, where `speed` is what the drive asked of it (the posture may
+    /// hold it back).
+    pub advance: f32,
+    /// Seconds left during which a climber among walls brakes only for the
+    /// part of a foot's trail a step would make up (set when the body is
+    /// held still against its command).
+    pub trail_relief: f32,
     /// Speed along the body's up from height regulation, m/s.
     pub lift_rate: f32,
     /// Angular velocity of tilt corrections, radians/s (world axis × rate).

@@ -485,6 +485,7 @@ impl Creature {
         events.lifted = self.lifted.iter().filter(|l| **l).count();
         events.gait_violation = rule.violated();
         events.travelled = (self.body.position - before).length();
+        self.motion.advance = events.travelled;
         events
     }
 }
