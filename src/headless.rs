@@ -394,6 +394,8 @@ impl TraceLine {
                             name: leg_spec.name.clone(),
                             state: if leg.is_grounded() {
                                 "grounded"
+                            } else if leg.hanging {
+                                "hanging"
                             } else {
                                 "swinging"
                             },

@@ -354,31 +354,110 @@ fn snapshot_the_spider_climbing_the_wall_side_view() {
     insta::assert_snapshot!(grid.to_text());
 }
 
-/// Ridged noise 6 m high, a ridge every 50 m or so: flanks up to about 50°
-/// and sharp crests. The spawn at the origin is a cone-shaped peak (ridged
-/// noise peaks where its lattice is zero, at the origin among others).
-const STEEP_RIDGES: &str = "name = \"ridges\"\nseed = 5\n[noise]\nfractal = \"ridged\"\nfrequency = 0.02\namplitude = 6.0\noctaves = 4\n";
+/// Ridged noise 6 m high, `frequency` ridges a metre: at 0.02 flanks up to
+/// about 50° (`check` accepts it quietly), at 0.04 a tenth of it steeper
+/// than 63° (`check` warns). The spawn at the origin is a cone-shaped peak
+/// either way (ridged noise peaks where its lattice is zero, the origin
+/// among those points), and the centipede's 2.2 m body, set down on it,
+/// has eight of its twelve feet out of reach.
+fn steep_ridges(seed: u32, frequency: f32) -> skitter::terrain::TerrainSpec {
+    let text = format!(
+        "name = \"ridges\"\nseed = {seed}\n[noise]\nfractal = \"ridged\"\nfrequency = {frequency}\namplitude = 6.0\noctaves = 4\n"
+    );
+    parse_terrain("ridges", &text).unwrap()
+}
 
-#[test]
-fn creatures_walk_off_a_steep_ridged_peak_and_over_its_flanks() {
+/// Every shipped creature driven forward for 30 s on `terrain`: the
+/// breaches of the figures (moving at half its commanded speed
+/// along its path, no planted foot its leg does not reach), and of
+/// `sound` and the knees' clearance when `clean` is asked for.
+fn steep_breaches(terrain: &dyn Fn() -> skitter::terrain::TerrainSpec, clean: bool) -> Vec<String> {
     let mut failures = Vec::new();
-    for name in ["spider", "octopod", "hexapod", "strider", "biped"] {
-        let terrain = parse_terrain("ridges", STEEP_RIDGES).unwrap();
-        let s = common::drive(common::shipped_creature(name), terrain, "forward 30s");
-        for breach in sound(&s) {
-            failures.push(format!("{name}: {breach}"));
+    for c in skitter::config::CREATURES {
+        let name = c.name;
+        let s = common::drive(common::shipped_creature(name), terrain(), "forward 30s");
+        if clean {
+            for breach in sound(&s) {
+                failures.push(format!("{name}: {breach}"));
+            }
+            if s.joint_clearance_min < -0.005 {
+                failures.push(format!(
+                    "{name}: joint_clearance_min {}",
+                    s.joint_clearance_min
+                ));
+            }
         }
-        if s.foot_gap_max > 0.01 {
-            failures.push(format!("{name}: foot_gap_max {}", s.foot_gap_max));
+        if s.foot_gap_max > 0.01 || s.nan_count > 0 {
+            failures.push(format!(
+                "{name}: foot_gap_max {}, nan {}",
+                s.foot_gap_max, s.nan_count
+            ));
         }
         // Half the commanded speed over the drive, less its start.
         let wanted = 0.5 * f64::from(s.speed) * 28.0;
-        if s.displacement < wanted {
+        if s.distance < wanted {
             failures.push(format!(
                 "{name}: moved {:.1} m, wanted {wanted:.1}",
-                s.displacement
+                s.distance
             ));
         }
     }
+    failures
+}
+
+#[test]
+fn every_creature_walks_off_a_steep_ridged_peak_and_over_its_flanks() {
+    let failures = steep_breaches(&|| steep_ridges(5, 0.02), true);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Twice as steep: knees may brush the flanks, but every creature keeps
+/// going and no foot counts as planted where its leg cannot reach.
+#[test]
+fn every_creature_crosses_ridges_steeper_than_it_can_stand_on() {
+    let failures = steep_breaches(&|| steep_ridges(5, 0.04), false);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The centipede set down astride the peak: the legs that cannot reach
+/// the flanks hang (never counted as planted), and every planted foot is
+/// one its leg reaches, step after step, until it has walked off.
+#[test]
+fn legs_that_cannot_reach_the_ground_hang_and_are_never_planted() {
+    let field = std::sync::Arc::new(Heightfield::generate(&steep_ridges(5, 0.02)));
+    let mut world = World::new(field, common::shipped_creature("centipede"), 1);
+    let hanging = world.creatures()[0]
+        .legs
+        .iter()
+        .filter(|l| l.hanging)
+        .count();
+    assert!(hanging >= 6, "{hanging} legs hang at the start");
+    world
+        .apply(skitter::sim::Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    for step in 0..20 * 120 {
+        world.step();
+        for (i, leg) in world.creatures()[0].legs.iter().enumerate() {
+            assert!(
+                !(leg.is_grounded() && leg.hanging),
+                "step {step}: leg {i} both planted and hanging"
+            );
+            if leg.is_grounded() {
+                let missed = leg.chain.end().distance(leg.foot);
+                assert!(
+                    missed <= 0.001,
+                    "step {step}: leg {i} planted {missed} m off its foot"
+                );
+            }
+        }
+    }
+    let c = &world.creatures()[0];
+    assert!(
+        c.legs.iter().all(|l| !l.hanging),
+        "still hanging after 20 s"
+    );
+    assert!(c.body.position.x > 3.0, "only got to {}", c.body.position);
 }

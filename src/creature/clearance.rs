@@ -100,6 +100,7 @@ mod tests {
             bone_error: 0.0,
             enters_body: false,
             knee_clearance: f32::INFINITY,
+            hanging: false,
         }
     }
 

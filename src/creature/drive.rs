@@ -18,7 +18,7 @@ use crate::terrain::Ground;
 
 /// No planted foot is carried by the body's motion past this fraction of its
 /// leg's reach.
-const STOP_STRETCH: f32 = 0.96;
+pub(super) const STOP_STRETCH: f32 = 0.96;
 /// Braking aims to stop with planted feet at this fraction of the reach,
 /// short of [`STOP_STRETCH`], so the hard stop is a last resort.
 const BRAKE_STRETCH: f32 = 0.93;
@@ -36,6 +36,13 @@ const BRAKING_FACTOR: f32 = 2.0;
 /// A body that moved less than this fraction of its commanded speed over a
 /// step is held still.
 const HELD_FRACTION: f32 = 0.01;
+/// Seconds over which the body's shortfall against its commanded speed is
+/// averaged.
+const SHORTFALL_WINDOW: f32 = 1.0;
+/// A body whose average shortfall passes this is stranded...
+const STRANDED_SHORTFALL: f32 = 0.95;
+/// ...for this many seconds, renewed while it stays so.
+const STRANDED_RELIEF: f32 = 1.0;
 
 impl Creature {
     /// Stage 1: updates the forward speed and turning rate, then moves and
@@ -50,11 +57,7 @@ impl Creature {
         };
         let spec = Arc::clone(&self.spec);
         let body_spec = &spec.body;
-        self.motion.trail_relief = if self.held_still(dt) {
-            spec.gait.step_duration
-        } else {
-            (self.motion.trail_relief - dt).max(0.0)
-        };
+        self.update_reliefs(dt);
         let mut throttle = finite_or_zero(self.input.forward);
         if throttle > 0.0 {
             throttle *= finite_or_zero(self.crowding.throttle).max(0.0);
@@ -106,6 +109,34 @@ impl Creature {
     pub(super) fn held_still(&self, dt: f32) -> bool {
         self.motion.speed_command != 0.0
             && self.motion.advance <= HELD_FRACTION * self.motion.speed_command.abs() * dt
+    }
+
+    /// Before the drive: the reliefs that free a body its own brakes hold
+    /// still for good. Held still for a step, it gets
+    /// [`held_relief`](super::BodyMotion::held_relief) for a step's time;
+    /// making almost no headway for about [`SHORTFALL_WINDOW`], it is
+    /// [`stranded`](super::BodyMotion::stranded).
+    fn update_reliefs(&mut self, dt: f32) {
+        let held = self.held_still(dt);
+        let step = self.spec.gait.step_duration;
+        let motion = &mut self.motion;
+        motion.held_relief = if held {
+            step
+        } else {
+            (motion.held_relief - dt).max(0.0)
+        };
+        let command = motion.speed_command.abs();
+        let short = if command > 0.0 {
+            1.0 - (motion.advance / (command * dt)).min(1.0)
+        } else {
+            0.0
+        };
+        motion.shortfall += (short - motion.shortfall) * (dt / SHORTFALL_WINDOW).min(1.0);
+        motion.stranded = if motion.shortfall > STRANDED_SHORTFALL {
+            STRANDED_RELIEF
+        } else {
+            (motion.stranded - dt).max(0.0)
+        };
     }
 
     /// The fastest a ground walker may walk forward and still stop, at its
@@ -201,7 +232,7 @@ impl Creature {
         // good (the octopod stopped at the top of the wall and on the
         // ceiling). Held still, it is relieved for a step's time.
         let climber = self.spec.body.surface == super::Surface::Any
-            && (!self.among_walls || self.motion.trail_relief > 0.0);
+            && (!self.among_walls || self.motion.held_relief > 0.0);
         let forward = self.body.forward();
         let strain = |body: &Body, leg: &super::Leg, frame: &super::state::LegFrame| {
             let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;
@@ -213,8 +244,12 @@ impl Creature {
             }
             (stretch, BRAKE_STRETCH * trail / lag_limit)
         };
+        let stranded = self.motion.stranded > 0.0;
         for (leg, frame) in self.legs.iter().zip(&self.shared.frames) {
-            if !leg.is_grounded() {
+            // Stranded, a foot no step would help (its foothold is where it
+            // stands) holds nothing back: carried out of reach, its leg
+            // lets go and looks for ground further on.
+            if !leg.is_grounded() || (stranded && !self.step_would_move(leg)) {
                 continue;
             }
             let now = strain(&self.body, leg, frame);
@@ -252,7 +287,9 @@ impl Creature {
     /// over its support before a foot lifts; this keeps the walk itself
     /// from carrying the body off it while the foot is in the air.
     fn support_allowance(&mut self, speed: f32, turn: f32, dt: f32) -> f32 {
-        if speed == 0.0 && turn == 0.0 {
+        // Held still, the body may leave its balance behind: waiting for it
+        // (astride a peak no lean stands over) would be waiting for good.
+        if speed == 0.0 && turn == 0.0 || self.motion.held_relief > 0.0 {
             return 1.0;
         }
         let next = self.moved(speed * dt, turn * dt);

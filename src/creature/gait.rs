@@ -154,10 +154,6 @@ fn choose_group(rule: &GaitRule<'_>, candidates: &[StepCandidate], group: usize)
     chosen
 }
 
-/// A planted foot its leg misses by more than this (metres) is hanging: it
-/// steps at once.
-const HANGING_FOOT: f32 = 0.005;
-
 impl Creature {
     /// Stage 3: decides which legs lift now and starts their swings.
     pub(super) fn start_steps(&mut self, terrain: &Ground<'_>, dt: f32) {
@@ -169,7 +165,7 @@ impl Creature {
         };
         self.candidates.clear();
         for (i, leg) in self.legs.iter().enumerate() {
-            self.lifted[i] = !leg.is_grounded();
+            self.lifted[i] = leg.is_lifted();
             if !leg.is_grounded() {
                 continue;
             }
@@ -179,13 +175,8 @@ impl Creature {
             // Stretch alone is no reason to step when the foothold is where
             // the foot already is (a foothold deep in a gully): stepping
             // would land on the same spot, over and over.
-            let can_improve = off_target > 0.25 * threshold;
-            let urgency = if leg.report.error > HANGING_FOOT {
-                // The leg no longer reaches its planted foot (the body
-                // rounded an edge away from it): it is not standing, so it
-                // steps before anything else, wherever its foothold is.
-                20.0 + stretch
-            } else if stretch > OVERREACH_FRACTION && can_improve {
+            let can_improve = self.step_would_move(leg);
+            let urgency = if stretch > OVERREACH_FRACTION && can_improve {
                 // About to lose the foot: step before anything else.
                 10.0 + stretch
             } else if stretch > SLOW_DOWN_STRETCH && can_improve {
@@ -256,6 +247,12 @@ impl Creature {
             self.next_group = (self.shared.group_of[first] + 1) % groups.max(1);
         }
         self.lift(terrain, &chosen, duration);
+    }
+
+    /// Whether a step would move `leg`'s foot: its foothold is more than a
+    /// quarter stride from where the foot stands.
+    pub(super) fn step_would_move(&self, leg: &super::Leg) -> bool {
+        leg.foot.distance(leg.desired) > 0.25 * self.spec.gait.step_threshold
     }
 
     /// How fast the feet move relative to the body now (m/s): the forward

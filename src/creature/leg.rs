@@ -5,6 +5,9 @@ use std::cell::RefCell;
 
 use glam::Vec3;
 
+use super::drive::STOP_STRETCH;
+use super::footholds::reach_needed;
+use super::swing::needed_lift;
 use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -31,6 +34,18 @@ fn deepest_joint(terrain: &Ground<'_>, chain: &Chain) -> Option<(f32, Vec3)> {
         .iter()
         .map(|&j| (terrain.signed_distance(j), j))
         .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Whether an inner joint of `chain` may stand within [`KNEE_CLEARANCE`] of
+/// open ground: one height look-up a joint (a joint this far above the
+/// ground is clear of it on any slope under 84°), the exact distance only
+/// for the joints near it.
+fn knee_near_ground(terrain: &Ground<'_>, chain: &Chain) -> bool {
+    const CLEAR_ABOVE: f32 = 0.05;
+    let joints = chain.joints();
+    joints[1..joints.len() - 1].iter().any(|j| {
+        j.y - terrain.height(j.x, j.z) < CLEAR_ABOVE && terrain.signed_distance(*j) < KNEE_CLEARANCE
+    })
 }
 
 /// Whether a foot is planted or in the air.
@@ -87,12 +102,25 @@ pub struct Leg {
     /// last solve, negative inside (measured once, here, for the metrics);
     /// infinite on open ground, where the metrics measure it themselves.
     pub knee_clearance: f32,
+    /// Whether the foot is in the air because its leg cannot reach the
+    /// ground, not because the gait lifted it: the body moved its planted
+    /// foot out of reach, or there was nothing in reach to land on. It
+    /// swings on toward its foothold until one is in reach, outside the
+    /// gait's turns (it holds nothing up, so it neither waits for them nor
+    /// keeps other legs waiting).
+    pub hanging: bool,
 }
 
 impl Leg {
     /// Whether the foot is planted.
     pub fn is_grounded(&self) -> bool {
         matches!(self.phase, LegPhase::Grounded)
+    }
+
+    /// Whether the gait lifted this foot: in the air and not hanging. What
+    /// the gait's rule counts.
+    pub fn is_lifted(&self) -> bool {
+        !self.is_grounded() && !self.hanging
     }
 }
 
@@ -168,7 +196,54 @@ fn solve_with(
     with_solver(kind, |solver| solver.solve(chain, target, params))
 }
 
+/// A planted foot its leg misses by more than this (metres), out of its
+/// reach, is not standing: the leg lets go and hangs (see
+/// [`Leg::hanging`]).
+const HANGING_FOOT: f32 = 0.001;
+
 impl Creature {
+    /// After leg `i`'s solve: a planted foot its leg no longer reaches (the
+    /// body rounded an edge away from it, or was set down out of its reach)
+    /// is let go. It swings from where the leg's end is toward its
+    /// foothold, hanging, so it is never counted as standing where it
+    /// cannot.
+    pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) {
+        let leg = &self.legs[i];
+        if !leg.is_grounded() || leg.report.error <= HANGING_FOOT {
+            return;
+        }
+        // A foot well in reach that the solver missed stays planted (a
+        // sloppy solver shows as slip); one stretched past where the body
+        // stops for it (where a straight leg converges slowly) or out of
+        // reach is let go.
+        let reach = self.shared.frames[i].reach;
+        if reach_needed(terrain, leg.chain.root(), leg.foot) <= STOP_STRETCH * reach {
+            return;
+        }
+        let from = leg.chain.end();
+        let to = leg.desired;
+        let gait = &self.spec.gait;
+        let lift = needed_lift(
+            terrain,
+            from,
+            to,
+            self.body.up(),
+            gait.step_height,
+            0.5 * self.shared.frames[i].reach,
+        );
+        let leg = &mut self.legs[i];
+        leg.foot = from;
+        leg.phase = LegPhase::Swinging {
+            from,
+            to,
+            progress: 0.0,
+            duration: gait.min_step_duration,
+            lift,
+        };
+        leg.planted_end = None;
+        leg.hanging = true;
+    }
+
     /// Poses leg `i` for its foot; true when the solver left a bone off its
     /// length and the pose was repaired.
     pub(super) fn solve_leg(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
@@ -217,6 +292,11 @@ impl Creature {
             } else {
                 self.keep_knees_out(terrain, i, &params)
             };
+        } else if !enters_body && knee_near_ground(terrain, &self.legs[i].chain) {
+            // On open ground too (a foot down a steep flank can fold a knee
+            // into the slope above it); the metrics measure these knees
+            // themselves, so the clearance is not kept.
+            self.keep_knees_out(terrain, i, &params);
         }
         repair
     }

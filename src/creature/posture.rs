@@ -78,10 +78,18 @@ pub struct BodyMotion {
     /// did, where `speed` is what the drive asked of it (the posture may
     /// hold it back).
     pub advance: f32,
-    /// Seconds left during which a climber among walls brakes only for the
-    /// part of a foot's trail a step would make up (set when the body is
-    /// held still against its command).
-    pub trail_relief: f32,
+    /// Seconds left of the relief a body held still against its command
+    /// gets: a climber among walls brakes only for the part of a foot's
+    /// trail a step would make up (as it does on open ground), and the
+    /// body may move off its balance.
+    pub held_relief: f32,
+    /// The share of its commanded speed the body fell short of, averaged
+    /// over about a second (0 when not commanded to move).
+    pub shortfall: f32,
+    /// Seconds left during which the body counts as stranded (it made
+    /// almost no headway for a second): feet that no step would help no
+    /// longer brake it.
+    pub stranded: f32,
     /// Speed along the body's up from height regulation, m/s.
     pub lift_rate: f32,
     /// Angular velocity of tilt corrections, radians/s (world axis × rate).

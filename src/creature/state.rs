@@ -388,7 +388,12 @@ impl Creature {
         for i in 0..self.legs.len() {
             // Rest poses are exact, so nothing needs repairing here.
             self.solve_leg(terrain, i);
-            self.legs[i].planted_end = Some(self.legs[i].chain.end());
+            // Set down where its foothold is out of reach (astride a sharp
+            // crest), a leg starts out hanging, looking for ground.
+            self.let_go_if_out_of_reach(terrain, i);
+            if self.legs[i].is_grounded() {
+                self.legs[i].planted_end = Some(self.legs[i].chain.end());
+            }
         }
     }
 
@@ -417,6 +422,7 @@ impl Creature {
                 bone_error: 0.0,
                 enters_body: false,
                 knee_clearance: f32::INFINITY,
+                hanging: false,
             });
         }
     }
@@ -469,13 +475,14 @@ impl Creature {
         self.update_posture(terrain, dt);
         for i in 0..self.legs.len() {
             events.ik_repairs += u32::from(self.solve_leg(terrain, i));
+            self.let_go_if_out_of_reach(terrain, i);
             let leg = &mut self.legs[i];
             if leg.is_grounded() && leg.planted_end.is_none() {
                 leg.planted_end = Some(leg.chain.end());
             }
         }
         for (lifted, leg) in self.lifted.iter_mut().zip(&self.legs) {
-            *lifted = !leg.is_grounded();
+            *lifted = leg.is_lifted();
         }
         let rule = GaitRule {
             group_of: &self.shared.group_of,

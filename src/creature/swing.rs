@@ -27,6 +27,10 @@ const CORRECTION_SHARE: f32 = 0.5;
 /// A swinging foot stays within this fraction of its leg's reach from the
 /// hip (in a solid world, where a swing rounds edges).
 const SWING_REACH: f32 = 0.97;
+/// A hanging foot (see [`Leg::hanging`](super::Leg::hanging)) on open ground
+/// stays within this fraction of its leg's reach from the hip: bent enough
+/// for its knees to stand out of a slope it reaches down.
+const HANGING_REACH: f32 = 0.85;
 /// Fastest a swinging foot follows its path round an edge, m/s (the gait
 /// keeps swings under [`FOOT_SPEED_LIMIT`](super::spec::FOOT_SPEED_LIMIT)
 /// elsewhere).
@@ -137,7 +141,10 @@ impl Creature {
             };
             let progress = (progress + dt / duration).min(1.0);
             // Follow a foothold that moved, ever more slowly as the foot comes down.
-            let mean_speed = from.distance(to).max(gait.step_threshold) / duration;
+            // Finite even for a stride no leg spans (a file may ask for
+            // one; a hanging foot still swings): faded out at touchdown,
+            // an infinite rate would be NaN there.
+            let mean_speed = (from.distance(to).max(gait.step_threshold) / duration).min(f32::MAX);
             let rate = CORRECTION_SHARE * mean_speed * (1.0 - ease(progress));
             let moved = move_towards(to, leg.desired, rate * dt);
             if moved != to {
@@ -189,8 +196,26 @@ impl Creature {
                     };
                     continue;
                 }
+                if leg.hanging && reach_needed(terrain, hip, to) > SWING_REACH * reach {
+                    // Still nothing in reach: it swings on, hanging, rather
+                    // than land for a step on ground it cannot stand on.
+                    let from = leg.foot;
+                    let to = leg.desired;
+                    let lift = needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach);
+                    leg.phase = LegPhase::Swinging {
+                        from,
+                        to,
+                        progress: 0.0,
+                        duration: gait.min_step_duration,
+                        lift,
+                    };
+                    continue;
+                }
                 leg.foot = to;
                 leg.phase = LegPhase::Grounded;
+                // Landed out of reach (a gait step), it is let go after its
+                // solve.
+                leg.hanging = false;
                 touchdowns += 1;
                 continue;
             }
@@ -228,6 +253,17 @@ impl Creature {
                 let lowest = terrain.height(foot.x, foot.z) + least;
                 if foot.y < lowest {
                     foot.y = lowest;
+                }
+                if leg.hanging {
+                    // Reaching for ground out of reach, the leg bends short
+                    // of it rather than pointing straight at it: a straight
+                    // leg aimed down a slope lays its knee in the ground.
+                    let hip = self.body.to_world(frame.mount);
+                    let out = foot - hip;
+                    let most = HANGING_REACH * frame.reach;
+                    if out.length() > most {
+                        foot = hip + out.normalize_or_zero() * most;
+                    }
                 }
             }
             leg.foot = foot;

@@ -517,6 +517,11 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
         for (leg, leg_spec) in creature.legs.iter().zip(&spec.legs) {
             let state = match leg.phase {
                 LegPhase::Grounded => Span::styled("down ", Style::new().fg(Color::Indexed(46))),
+                // Out of reach of any ground: what a user looks for when
+                // a creature stalls astride a crest.
+                LegPhase::Swinging { .. } if leg.hanging => {
+                    Span::styled("hang ", Style::new().fg(Color::Indexed(208)))
+                }
                 LegPhase::Swinging { .. } => {
                     Span::styled("air  ", Style::new().fg(Color::Indexed(51)))
                 }
@@ -631,6 +636,7 @@ fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Li
     };
     let phase = match leg.phase {
         LegPhase::Grounded => "down".to_string(),
+        LegPhase::Swinging { .. } if leg.hanging => "hanging: no ground in reach".to_string(),
         LegPhase::Swinging { progress, .. } => format!("air {:.0}%", 100.0 * progress),
     };
     let report = &leg.report;
