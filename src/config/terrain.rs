@@ -347,8 +347,8 @@ fn check_heights(
             "noise.amplitude",
             format!(
                 "a tenth of this terrain is steeper than {:.0}° (90th-percentile slope {steep:.2}); \
-                 walkers on a heightfield stall on faces this steep, with feet hanging off crests. \
-                 Lower amplitude × frequency (now {:.2}) below about {:.2} for ground they cross",
+                 creatures cross it with legs hanging off crests and knees brushing the flanks. \
+                 Lower amplitude × frequency (now {:.2}) below about {:.2} for ground they stand on cleanly",
                 steep.atan().to_degrees(),
                 spec.noise.amplitude * spec.noise.frequency,
                 spec.noise.amplitude * spec.noise.frequency * STEEP_SLOPE / steep
