@@ -461,3 +461,25 @@ fn legs_that_cannot_reach_the_ground_hang_and_are_never_planted() {
     );
     assert!(c.body.position.x > 3.0, "only got to {}", c.body.position);
 }
+
+/// Turning at the foot of a face, a leg's foothold can come to lie close
+/// under its hip or on the face beside it: the leg folds, and a fold whose
+/// ankle lies on the wrong side of the foot (in the floor, in the wall)
+/// is one no pole swings out. Three such drives once left knees 77 to 137
+/// mm in the solid.
+#[test]
+fn turning_at_the_foot_of_a_face_keeps_knees_out_of_the_solid() {
+    let drives = [
+        ("wall", "forward 12s, forward+left 6s, forward 20s"),
+        ("overhang", "forward 10s, left 2s, forward 20s"),
+        ("overhang", "forward 12s, forward+left 6s, forward 20s"),
+    ];
+    let mut failures = Vec::new();
+    for (terrain, script) in drives {
+        let s = run("spider", terrain, script);
+        for breach in clean_climb(&s) {
+            failures.push(format!("{terrain} [{script}]: {breach}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
-use super::swing::needed_lift;
+use super::swing::{HANGING_REACH, needed_lift};
 use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -46,6 +46,64 @@ fn knee_near_ground(terrain: &Ground<'_>, chain: &Chain) -> bool {
     joints[1..joints.len() - 1].iter().any(|j| {
         j.y - terrain.height(j.x, j.z) < CLEAR_ABOVE && terrain.signed_distance(*j) < KNEE_CLEARANCE
     })
+}
+
+/// Passes of [`folded_clear_of`].
+const FOLD_PASSES: usize = 24;
+
+/// A pose of `chain` (no joint limits) reaching `foot` within `tolerance`
+/// with every inner joint [`KNEE_CLEARANCE`] out of the surface, from
+/// FABRIK passes that push each inner joint out along the surface's normal
+/// as they place it (and back onto its bone's length); `None` when the
+/// passes find none.
+fn folded_clear_of(
+    terrain: &Ground<'_>,
+    chain: &Chain,
+    foot: Vec3,
+    tolerance: f32,
+) -> Option<Chain> {
+    if !chain.limits().is_empty() {
+        return None;
+    }
+    let lengths = chain.bone_lengths();
+    let mut joints = chain.joints().to_vec();
+    let last = joints.len() - 1;
+    let out_of_solid = |p: Vec3| {
+        let (d, normal) = terrain.distance_and_normal(p);
+        if d < KNEE_CLEARANCE {
+            p + normal * (2.0 * KNEE_CLEARANCE - d)
+        } else {
+            p
+        }
+    };
+    // Each joint placed `length` from `anchor`, toward where it was, then
+    // out of the solid and back onto the bone's sphere.
+    let place = |anchor: Vec3, toward: Vec3, length: f32| {
+        let at = anchor + (toward - anchor).normalize_or(Vec3::Y) * length;
+        anchor + (out_of_solid(at) - anchor).normalize_or(Vec3::Y) * length
+    };
+    for _ in 0..FOLD_PASSES {
+        joints[last] = foot;
+        for k in (1..last).rev() {
+            joints[k] = place(joints[k + 1], joints[k], lengths[k]);
+        }
+        for k in 0..last {
+            joints[k + 1] = if k + 1 < last {
+                place(joints[k], joints[k + 1], lengths[k])
+            } else {
+                joints[k] + (joints[k + 1] - joints[k]).normalize_or(Vec3::Y) * lengths[k]
+            };
+        }
+        let clear = joints[1..last]
+            .iter()
+            .all(|j| terrain.signed_distance(*j) >= KNEE_CLEARANCE);
+        if clear && joints[last].distance(foot) <= tolerance {
+            let mut posed = chain.clone();
+            posed.set_pose(&joints).ok()?;
+            return Some(posed);
+        }
+    }
+    None
 }
 
 /// Whether a foot is planted or in the air.
@@ -207,20 +265,25 @@ impl Creature {
     /// is let go. It swings from where the leg's end is toward its
     /// foothold, hanging, so it is never counted as standing where it
     /// cannot.
-    pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) {
+    ///
+    /// The leg is posed again for the start of that swing, bent short of
+    /// its reach: the pose that missed the foot is a straight leg, its knee
+    /// often in the slope. Returns whether that solve repaired a bone.
+    pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
         let leg = &self.legs[i];
         if !leg.is_grounded() || leg.report.error <= HANGING_FOOT {
-            return;
+            return false;
         }
         // A foot well in reach that the solver missed stays planted (a
         // sloppy solver shows as slip); one stretched past where the body
         // stops for it (where a straight leg converges slowly) or out of
         // reach is let go.
         let reach = self.shared.frames[i].reach;
-        if reach_needed(terrain, leg.chain.root(), leg.foot) <= STOP_STRETCH * reach {
-            return;
+        let hip = leg.chain.root();
+        if reach_needed(terrain, hip, leg.foot) <= STOP_STRETCH * reach {
+            return false;
         }
-        let from = leg.chain.end();
+        let from = hip + (leg.chain.end() - hip).clamp_length_max(HANGING_REACH * reach);
         let to = leg.desired;
         let gait = &self.spec.gait;
         let lift = needed_lift(
@@ -242,6 +305,7 @@ impl Creature {
         };
         leg.planted_end = None;
         leg.hanging = true;
+        self.solve_leg(terrain, i)
     }
 
     /// Poses leg `i` for its foot; true when the solver left a bone off its
@@ -353,6 +417,23 @@ impl Creature {
                     return depth;
                 }
             }
+        }
+        // A leg folded against a face (its foot on the face, its hip close
+        // by) can have its ankle on the wrong side of the foot, where no
+        // pole swings it out: passes that push each joint out of the solid
+        // as they place it find the fold on the open side.
+        let leg = &self.legs[i];
+        if let Some(chain) = folded_clear_of(terrain, &leg.chain, leg.foot, params.tolerance)
+            && let Some((d, _)) = deepest_joint(terrain, &chain)
+            && d > depth
+            && !chain_enters_body(&self.body, half, &chain)
+        {
+            let error = chain.end().distance(leg.foot);
+            let leg = &mut self.legs[i];
+            leg.chain = chain;
+            leg.report.error = error;
+            leg.report.reached = error <= params.tolerance;
+            depth = d;
         }
         depth
     }

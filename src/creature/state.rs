@@ -390,7 +390,7 @@ impl Creature {
             self.solve_leg(terrain, i);
             // Set down where its foothold is out of reach (astride a sharp
             // crest), a leg starts out hanging, looking for ground.
-            self.let_go_if_out_of_reach(terrain, i);
+            let _repaired = self.let_go_if_out_of_reach(terrain, i);
             if self.legs[i].is_grounded() {
                 self.legs[i].planted_end = Some(self.legs[i].chain.end());
             }
@@ -475,7 +475,7 @@ impl Creature {
         self.update_posture(terrain, dt);
         for i in 0..self.legs.len() {
             events.ik_repairs += u32::from(self.solve_leg(terrain, i));
-            self.let_go_if_out_of_reach(terrain, i);
+            events.ik_repairs += u32::from(self.let_go_if_out_of_reach(terrain, i));
             let leg = &mut self.legs[i];
             if leg.is_grounded() && leg.planted_end.is_none() {
                 leg.planted_end = Some(leg.chain.end());

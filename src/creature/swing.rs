@@ -30,7 +30,7 @@ const SWING_REACH: f32 = 0.97;
 /// A hanging foot (see [`Leg::hanging`](super::Leg::hanging)) on open ground
 /// stays within this fraction of its leg's reach from the hip: bent enough
 /// for its knees to stand out of a slope it reaches down.
-const HANGING_REACH: f32 = 0.85;
+pub(super) const HANGING_REACH: f32 = 0.85;
 /// Fastest a swinging foot follows its path round an edge, m/s (the gait
 /// keeps swings under [`FOOT_SPEED_LIMIT`](super::spec::FOOT_SPEED_LIMIT)
 /// elsewhere).
@@ -254,16 +254,20 @@ impl Creature {
                 if foot.y < lowest {
                     foot.y = lowest;
                 }
-                if leg.hanging {
-                    // Reaching for ground out of reach, the leg bends short
-                    // of it rather than pointing straight at it: a straight
-                    // leg aimed down a slope lays its knee in the ground.
-                    let hip = self.body.to_world(frame.mount);
-                    let out = foot - hip;
-                    let most = HANGING_REACH * frame.reach;
-                    if out.length() > most {
-                        foot = hip + out.normalize_or_zero() * most;
-                    }
+                // Reaching for ground out of reach (hanging, or a landing
+                // point the body has left behind), the leg bends short of
+                // it rather than pointing straight at it: a straight leg
+                // aimed down a slope lays its knee in the ground.
+                let hip = self.body.to_world(frame.mount);
+                let out = foot - hip;
+                let share = if leg.hanging {
+                    HANGING_REACH
+                } else {
+                    SWING_REACH
+                };
+                let most = share * frame.reach;
+                if out.length() > most {
+                    foot = hip + out.normalize_or_zero() * most;
                 }
             }
             leg.foot = foot;
