@@ -483,3 +483,43 @@ fn turning_at_the_foot_of_a_face_keeps_knees_out_of_the_solid() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A climber as a user would write one: `skitter new creature ten --legs
+/// 10 --gait wave`, with `surface = "any"` added.
+fn template_climber(
+    legs: usize,
+    gait: skitter::config::TemplateGait,
+) -> skitter::creature::CreatureSpec {
+    let template = skitter::config::CreatureTemplate {
+        name: format!("climber{legs}"),
+        legs,
+        bones: 3,
+        gait,
+    };
+    let text = template.render().unwrap().replacen(
+        "orientation = \"feet\"",
+        "orientation = \"feet\"\nsurface = \"any\"",
+        1,
+    );
+    assert!(text.contains("surface = \"any\""), "{text}");
+    parse_creature("climber.toml", &text).unwrap()
+}
+
+/// Round the overhang a foothold's nearest surface point, found from where
+/// it moved near the corner the room is carved with, once stopped 10 cm
+/// short of any surface, and a ten-legged climber planted a foot there.
+#[test]
+fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
+    let s = common::drive(
+        template_climber(10, skitter::config::TemplateGait::Wave),
+        common::shipped_terrain("overhang"),
+        "forward 60s",
+    );
+    assert!(s.foot_gap_max <= 0.01, "foot_gap_max {}", s.foot_gap_max);
+    assert_eq!(s.nan_count, 0);
+    assert!(
+        s.time_on_walls > 1.0,
+        "never climbed: {} s on walls",
+        s.time_on_walls
+    );
+}

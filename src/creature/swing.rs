@@ -27,6 +27,9 @@ const CORRECTION_SHARE: f32 = 0.5;
 /// A swinging foot stays within this fraction of its leg's reach from the
 /// hip (in a solid world, where a swing rounds edges).
 const SWING_REACH: f32 = 0.97;
+/// Farthest from the surface a foot may land, metres (the metrics' gap
+/// limit is 1 cm).
+const LANDING_GAP: f32 = 0.005;
 /// A hanging foot (see [`Leg::hanging`](super::Leg::hanging)) on open ground
 /// stays within this fraction of its leg's reach from the hip: bent enough
 /// for its knees to stand out of a slope it reaches down.
@@ -196,9 +199,17 @@ impl Creature {
                     };
                     continue;
                 }
-                if leg.hanging && reach_needed(terrain, hip, to) > SWING_REACH * reach {
+                // Among shapes the landing point is the nearest surface to
+                // where the foothold moved, which round a carved corner can
+                // stop short of any surface: a foot lands only on one.
+                let off_surface =
+                    terrain.has_shapes() && terrain.signed_distance(to).abs() > LANDING_GAP;
+                if off_surface
+                    || leg.hanging && reach_needed(terrain, hip, to) > SWING_REACH * reach
+                {
                     // Still nothing in reach: it swings on, hanging, rather
                     // than land for a step on ground it cannot stand on.
+                    leg.hanging = true;
                     let from = leg.foot;
                     let to = leg.desired;
                     let lift = needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach);
