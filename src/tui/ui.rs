@@ -331,7 +331,8 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let terrain = world.terrain().spec();
     // Signed: walking backwards shows a negative speed.
     let speed = creature.body.velocity.dot(creature.body.forward());
-    let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
+    let lifted = creature.legs.iter().filter(|l| l.is_lifted()).count();
+    let hanging = creature.legs.iter().filter(|l| l.hanging).count();
     let mut lines = vec![
         label(
             "creature",
@@ -433,11 +434,19 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             label(
                 "lifted",
-                format!(
-                    "{lifted} of {} (max {})",
-                    spec.legs.len(),
-                    spec.gait.max_lifted
-                ),
+                if hanging > 0 {
+                    format!(
+                        "{lifted} of {} (max {}), {hanging} hang",
+                        spec.legs.len(),
+                        spec.gait.max_lifted
+                    )
+                } else {
+                    format!(
+                        "{lifted} of {} (max {})",
+                        spec.legs.len(),
+                        spec.gait.max_lifted
+                    )
+                },
             ),
             label(
                 "slip max",
