@@ -342,9 +342,9 @@ impl Creature {
     }
 
     /// A hard guard under the springs: the body's centre and the corners of
-    /// its underside never go below the ground (a bump taller than the ride
-    /// height, met at speed). Lifts the body straight up by the deepest
-    /// shortfall.
+    /// its box never go below the ground (a bump taller than the ride
+    /// height, met at speed; a flank steeper than the body's tilt). Lifts
+    /// the body straight up by the deepest shortfall.
     pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
         if terrain.has_shapes() {
             self.keep_body_clear(terrain);
@@ -359,7 +359,11 @@ impl Creature {
             }
         };
         consider(self.body.position, half.y.min(self.spec.body.height) * 0.5);
-        for corner in underside_points(&self.body, half) {
+        // Every corner, not only the underside's: a body tilted less than
+        // the slope beside it (a ground walker on a flank steeper than its
+        // `max_slope`, a climber on its side on a face) meets it with a
+        // top corner.
+        for corner in body_corners(&self.body, half) {
             consider(corner, BODY_CLEARANCE);
         }
         if lift > 0.0 {
