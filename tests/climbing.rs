@@ -523,3 +523,28 @@ fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
         s.time_on_walls
     );
 }
+
+/// A ground walker's body never tilts past its `max_slope`: on ridges
+/// steeper than that the hexapod's feet's plane, jerked about by legs
+/// swinging in the air off a crest, once drove its tilt spring to turn it
+/// over (127° from upright).
+#[test]
+fn a_ground_walker_never_tilts_past_its_max_slope_on_steep_ridges() {
+    let spec = common::shipped_creature("hexapod");
+    let most = spec.body.max_slope.to_degrees() + 0.01;
+    let field = std::sync::Arc::new(Heightfield::generate(&steep_ridges(2, 0.04)));
+    let mut world = World::new(field, spec, 1);
+    world
+        .apply(skitter::sim::Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    let mut worst = 0.0f32;
+    for _ in 0..40 * 120 {
+        world.step();
+        let up = world.creatures()[0].body.up();
+        worst = worst.max(up.y.clamp(-1.0, 1.0).acos().to_degrees());
+    }
+    assert!(worst <= most, "tilted {worst:.1}° (max_slope {most:.1}°)");
+}

@@ -136,12 +136,16 @@ fn settled(v: Vec3) -> Vec3 {
 
 impl Creature {
     /// Where each foot counts for the posture: planted feet where they
-    /// stand, swinging feet between lift-off and landing by their progress.
+    /// stand, swinging feet between lift-off and landing by their progress,
+    /// hanging feet at their footholds (the ground they look for: the swings
+    /// a hanging foot makes in the air jerked the feet's plane about, and
+    /// the tilt spring chasing it turned a hexapod over).
     fn reference_feet(&mut self) {
         self.feet.clear();
         self.feet
             .extend(self.legs.iter().map(|leg| match leg.phase {
                 LegPhase::Grounded => leg.foot,
+                LegPhase::Swinging { .. } if leg.hanging => leg.desired,
                 LegPhase::Swinging {
                     from, to, progress, ..
                 } => from.lerp(to, progress),
@@ -236,6 +240,18 @@ impl Creature {
         motion.tilt_error = Some(error);
         let turn = Quat::from_scaled_axis(motion.tilt_velocity * dt);
         self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
+        if self.spec.body.surface == super::Surface::Ground {
+            // The spring aims within the cone but may swing past its edge
+            // chasing a target that moves fast: a ground walker's body stops
+            // at the edge.
+            let up = self.body.up();
+            let kept = within_cone(up, Vec3::Y, self.spec.body.max_slope);
+            if kept != up {
+                let back = crate::math::shortest_arc(up, kept);
+                self.body.orientation = crate::math::settled_rotation(back * self.body.orientation);
+                self.motion.tilt_velocity = Vec3::ZERO;
+            }
+        }
 
         // Height along the (new) up above the mean of the reference feet,
         // dipping a little while feet swing.
