@@ -548,3 +548,25 @@ fn a_ground_walker_never_tilts_past_its_max_slope_on_steep_ridges() {
     }
     assert!(worst <= most, "tilted {worst:.1}° (max_slope {most:.1}°)");
 }
+
+/// Open ground has no ceilings: every surface of a heightfield faces up.
+/// On the sharp peak at the spawn the octopod's feet, wrapped round it,
+/// once turned its feet's plane over, and it walked upside down above the
+/// ground for 29 s.
+#[test]
+fn a_climber_on_open_ground_never_turns_upside_down() {
+    let field = std::sync::Arc::new(Heightfield::generate(&steep_ridges(10, 0.04)));
+    let mut world = World::new(field, common::shipped_creature("octopod"), 1);
+    world
+        .apply(skitter::sim::Command::Drive {
+            forward: 1.0,
+            turn: 0.0,
+        })
+        .unwrap();
+    let mut lowest = 1.0f32;
+    for _ in 0..40 * 120 {
+        world.step();
+        lowest = lowest.min(world.creatures()[0].body.up().y);
+    }
+    assert!(lowest >= -1e-4, "up's y fell to {lowest}");
+}

@@ -216,8 +216,9 @@ impl Creature {
         // A ground walker never tilts past its steepest ground (the ray
         // under it may meet the side of a wall or a boulder): it does not
         // turn over.
-        if self.spec.body.surface == super::Surface::Ground {
-            target_up = within_cone(target_up, Vec3::Y, self.spec.body.max_slope);
+        let steepest = self.steepest_tilt(terrain);
+        if let Some(steepest) = steepest {
+            target_up = within_cone(target_up, Vec3::Y, steepest);
         }
 
         // Tilt: the rotation taking up onto the target, as a rotation vector.
@@ -240,12 +241,11 @@ impl Creature {
         motion.tilt_error = Some(error);
         let turn = Quat::from_scaled_axis(motion.tilt_velocity * dt);
         self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
-        if self.spec.body.surface == super::Surface::Ground {
+        if let Some(steepest) = steepest {
             // The spring aims within the cone but may swing past its edge
-            // chasing a target that moves fast: a ground walker's body stops
-            // at the edge.
+            // chasing a target that moves fast: the body stops at the edge.
             let up = self.body.up();
-            let kept = within_cone(up, Vec3::Y, self.spec.body.max_slope);
+            let kept = within_cone(up, Vec3::Y, steepest);
             if kept != up {
                 let back = crate::math::shortest_arc(up, kept);
                 self.body.orientation = crate::math::settled_rotation(back * self.body.orientation);
@@ -355,6 +355,19 @@ impl Creature {
         self.body.position += shift;
 
         self.keep_body_above_ground(terrain);
+    }
+
+    /// How far the body may tilt from world up (radians), if anything
+    /// bounds it: a ground walker's `max_slope`; a climber on open ground,
+    /// where every surface faces up, a right angle (on a sharp peak its
+    /// feet's plane could turn over, and it walked upside down above the
+    /// ground); nothing for a climber among walls and ceilings.
+    fn steepest_tilt(&self, terrain: &Ground<'_>) -> Option<f32> {
+        match self.spec.body.surface {
+            super::Surface::Ground => Some(self.spec.body.max_slope),
+            super::Surface::Any if !terrain.has_shapes() => Some(std::f32::consts::FRAC_PI_2),
+            super::Surface::Any => None,
+        }
     }
 
     /// A hard guard under the springs: the body's centre and the corners of
