@@ -101,6 +101,7 @@ mod tests {
             enters_body: false,
             knee_clearance: f32::INFINITY,
             hanging: false,
+            knee_gap: f32::INFINITY,
         }
     }
 

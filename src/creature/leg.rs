@@ -36,12 +36,24 @@ fn deepest_joint(terrain: &Ground<'_>, chain: &Chain) -> Option<(f32, Vec3)> {
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
-/// Whether an inner joint of `chain` may stand within [`KNEE_CLEARANCE`] of
-/// open ground: one height look-up a joint (a joint this far above the
-/// ground is clear of it on any slope under 84°), the exact distance only
-/// for the joints near it.
+/// An inner joint this far above open ground is clear of it on any slope
+/// under 84° (metres).
+const CLEAR_ABOVE: f32 = 0.05;
+
+/// The least height of an inner joint of `chain` above the open ground
+/// under it (infinite with no inner joint): one height look-up a joint.
+fn lowest_knee_gap(terrain: &Ground<'_>, chain: &Chain) -> f32 {
+    let joints = chain.joints();
+    joints[1..joints.len() - 1]
+        .iter()
+        .map(|j| j.y - terrain.height(j.x, j.z))
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Whether an inner joint of `chain` stands within [`KNEE_CLEARANCE`] of
+/// open ground, the exact distance taken only for the joints under
+/// [`CLEAR_ABOVE`].
 fn knee_near_ground(terrain: &Ground<'_>, chain: &Chain) -> bool {
-    const CLEAR_ABOVE: f32 = 0.05;
     let joints = chain.joints();
     joints[1..joints.len() - 1].iter().any(|j| {
         j.y - terrain.height(j.x, j.z) < CLEAR_ABOVE && terrain.signed_distance(*j) < KNEE_CLEARANCE
@@ -167,6 +179,10 @@ pub struct Leg {
     /// gait's turns (it holds nothing up, so it neither waits for them nor
     /// keeps other legs waiting).
     pub hanging: bool,
+    /// On open ground, the least height of an inner joint above the ground
+    /// under it after the last solve (infinite with no inner joint): the
+    /// metrics skip the knees' look-ups when it shows them all clear.
+    pub knee_gap: f32,
 }
 
 impl Leg {
@@ -356,11 +372,17 @@ impl Creature {
             } else {
                 self.keep_knees_out(terrain, i, &params)
             };
-        } else if !enters_body && knee_near_ground(terrain, &self.legs[i].chain) {
+        } else {
             // On open ground too (a foot down a steep flank can fold a knee
-            // into the slope above it); the metrics measure these knees
-            // themselves, so the clearance is not kept.
-            self.keep_knees_out(terrain, i, &params);
+            // into the slope above it). The metrics measure these knees
+            // themselves, from the lowest gap kept here.
+            let mut gap = lowest_knee_gap(terrain, &self.legs[i].chain);
+            if gap < CLEAR_ABOVE && !enters_body && knee_near_ground(terrain, &self.legs[i].chain)
+            {
+                self.keep_knees_out(terrain, i, &params);
+                gap = lowest_knee_gap(terrain, &self.legs[i].chain);
+            }
+            self.legs[i].knee_gap = gap;
         }
         repair
     }

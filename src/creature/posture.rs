@@ -449,8 +449,9 @@ pub fn body_corners(body: &Body, half: Vec3) -> [Vec3; 8] {
 /// `v` (unit), turned toward `axis` (unit) just enough to lie within
 /// `angle` radians of it.
 fn within_cone(v: Vec3, axis: Vec3, angle: f32) -> Vec3 {
-    let off = v.angle_between(axis);
-    if off.is_nan() || off <= angle {
+    // Inside by the cosine (no arc cosine for the usual case, well inside).
+    let cos = v.dot(axis) / (v.length() * axis.length());
+    if cos.is_nan() || cos >= angle.cos() {
         return v;
     }
     // The direction away from the axis in their plane (any, if opposite).

@@ -423,6 +423,7 @@ impl Creature {
                 enters_body: false,
                 knee_clearance: f32::INFINITY,
                 hanging: false,
+                knee_gap: f32::INFINITY,
             });
         }
     }

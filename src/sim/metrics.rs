@@ -342,6 +342,11 @@ impl Metrics {
             let mut ground_under_end = f32::NAN;
             let joints = leg.chain.joints();
             let solid = terrain.has_shapes();
+            // On open ground the leg's solve left the knees' least height
+            // above the ground: when they all stand above it, and no higher
+            // than the least clearance seen, no knee's look-up could change
+            // a figure below (each is skipped there anyway).
+            let knees_clear = leg.knee_gap > 0.0 && leg.knee_gap >= self.joint_clearance_min;
             for (k, joint) in joints.iter().enumerate() {
                 if !joint.is_finite() {
                     self.nan_count += 1;
@@ -349,6 +354,9 @@ impl Metrics {
                     continue;
                 }
                 let inner = k > 0 && k + 1 < joints.len();
+                if inner && knees_clear && !solid {
+                    continue;
+                }
                 if solid {
                     // Walls and ceilings: the distance field itself. The
                     // knees' the leg's solve measured; the hip is on the
