@@ -424,20 +424,14 @@ fn every_creature_crosses_ridges_steeper_than_it_can_stand_on() {
 /// one its leg reaches, step after step, until it has walked off.
 #[test]
 fn legs_that_cannot_reach_the_ground_hang_and_are_never_planted() {
-    let field = std::sync::Arc::new(Heightfield::generate(&steep_ridges(5, 0.02)));
-    let mut world = World::new(field, common::shipped_creature("centipede"), 1);
+    let mut world =
+        common::walking_world(common::shipped_creature("centipede"), steep_ridges(5, 0.02));
     let hanging = world.creatures()[0]
         .legs
         .iter()
         .filter(|l| l.hanging)
         .count();
     assert!(hanging >= 6, "{hanging} legs hang at the start");
-    world
-        .apply(skitter::sim::Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
     for step in 0..20 * 120 {
         world.step();
         for (i, leg) in world.creatures()[0].legs.iter().enumerate() {
@@ -532,14 +526,7 @@ fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
 fn a_ground_walker_never_tilts_past_its_max_slope_on_steep_ridges() {
     let spec = common::shipped_creature("hexapod");
     let most = spec.body.max_slope.to_degrees() + 0.01;
-    let field = std::sync::Arc::new(Heightfield::generate(&steep_ridges(2, 0.04)));
-    let mut world = World::new(field, spec, 1);
-    world
-        .apply(skitter::sim::Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
+    let mut world = common::walking_world(spec, steep_ridges(2, 0.04));
     let mut worst = 0.0f32;
     for _ in 0..40 * 120 {
         world.step();
@@ -555,14 +542,8 @@ fn a_ground_walker_never_tilts_past_its_max_slope_on_steep_ridges() {
 /// ground for 29 s.
 #[test]
 fn a_climber_on_open_ground_never_turns_upside_down() {
-    let field = std::sync::Arc::new(Heightfield::generate(&steep_ridges(10, 0.04)));
-    let mut world = World::new(field, common::shipped_creature("octopod"), 1);
-    world
-        .apply(skitter::sim::Command::Drive {
-            forward: 1.0,
-            turn: 0.0,
-        })
-        .unwrap();
+    let mut world =
+        common::walking_world(common::shipped_creature("octopod"), steep_ridges(10, 0.04));
     let mut lowest = 1.0f32;
     for _ in 0..40 * 120 {
         world.step();

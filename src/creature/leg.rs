@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
-use super::swing::{HANGING_REACH, needed_lift};
+use super::swing::{HANGING_REACH, swing_on};
 use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -300,25 +300,17 @@ impl Creature {
             return false;
         }
         let from = hip + (leg.chain.end() - hip).clamp_length_max(HANGING_REACH * reach);
-        let to = leg.desired;
-        let gait = &self.spec.gait;
-        let lift = needed_lift(
+        let phase = swing_on(
             terrain,
             from,
-            to,
+            leg.desired,
             self.body.up(),
-            gait.step_height,
-            0.5 * self.shared.frames[i].reach,
+            &self.spec.gait,
+            reach,
         );
         let leg = &mut self.legs[i];
         leg.foot = from;
-        leg.phase = LegPhase::Swinging {
-            from,
-            to,
-            progress: 0.0,
-            duration: gait.min_step_duration,
-            lift,
-        };
+        leg.phase = phase;
         leg.planted_end = None;
         leg.hanging = true;
         self.solve_leg(terrain, i)
@@ -377,8 +369,7 @@ impl Creature {
             // into the slope above it). The metrics measure these knees
             // themselves, from the lowest gap kept here.
             let mut gap = lowest_knee_gap(terrain, &self.legs[i].chain);
-            if gap < CLEAR_ABOVE && !enters_body && knee_near_ground(terrain, &self.legs[i].chain)
-            {
+            if gap < CLEAR_ABOVE && !enters_body && knee_near_ground(terrain, &self.legs[i].chain) {
                 self.keep_knees_out(terrain, i, &params);
                 gap = lowest_knee_gap(terrain, &self.legs[i].chain);
             }

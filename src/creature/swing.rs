@@ -124,6 +124,26 @@ pub fn needed_lift(
     lift.min(ceiling)
 }
 
+/// A swing of the gait's shortest duration from `from` to `to`, lifted as
+/// the ground between needs: how a foot that cannot land where it was
+/// going (or let go of ground it cannot reach) goes on to another foothold.
+pub(super) fn swing_on(
+    terrain: &Ground<'_>,
+    from: Vec3,
+    to: Vec3,
+    up: Vec3,
+    gait: &super::spec::GaitSpec,
+    reach: f32,
+) -> LegPhase {
+    LegPhase::Swinging {
+        from,
+        to,
+        progress: 0.0,
+        duration: gait.min_step_duration,
+        lift: needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach),
+    }
+}
+
 impl Creature {
     /// Stage 4: moves every swinging foot one step along its arc; returns how
     /// many touched down.
@@ -187,16 +207,7 @@ impl Creature {
                     && reach_needed(terrain, hip, leg.desired) <= FOOTHOLD_STRETCH * reach
                     && leg.desired.distance(to) > 0.01
                 {
-                    let from = leg.foot;
-                    let to = leg.desired;
-                    let lift = needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach);
-                    leg.phase = LegPhase::Swinging {
-                        from,
-                        to,
-                        progress: 0.0,
-                        duration: gait.min_step_duration,
-                        lift,
-                    };
+                    leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
                     continue;
                 }
                 // Among shapes the landing point is the nearest surface to
@@ -210,16 +221,7 @@ impl Creature {
                     // Still nothing in reach: it swings on, hanging, rather
                     // than land for a step on ground it cannot stand on.
                     leg.hanging = true;
-                    let from = leg.foot;
-                    let to = leg.desired;
-                    let lift = needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach);
-                    leg.phase = LegPhase::Swinging {
-                        from,
-                        to,
-                        progress: 0.0,
-                        duration: gait.min_step_duration,
-                        lift,
-                    };
+                    leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
                     continue;
                 }
                 leg.foot = to;
