@@ -351,7 +351,8 @@ pub struct TraceCreature {
 pub struct TraceLeg {
     /// Leg name.
     pub name: String,
-    /// `grounded` or `swinging`.
+    /// `grounded`, `swinging` (lifted by the gait) or `hanging` (let go
+    /// of ground it could not reach, looking for some).
     pub state: &'static str,
     /// Swing progress 0–1 (0 when grounded).
     pub progress: f32,

@@ -34,8 +34,10 @@ const OBSTACLE_MARGIN: f32 = 0.15;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 /// A body that moved less than this fraction of its commanded speed over a
-/// step is held still.
+/// step stood still...
 const HELD_FRACTION: f32 = 0.01;
+/// ...and one that stood still this long in a row is held (seconds).
+const HELD_DELAY: f32 = 0.005;
 /// Seconds over which the body's shortfall against its commanded speed is
 /// averaged.
 const SHORTFALL_WINDOW: f32 = 1.0;
@@ -104,38 +106,40 @@ impl Creature {
         self.body.position += self.body.velocity * dt;
     }
 
-    /// Whether the body stood still over the last step against a command
-    /// to walk: a brake or a balance it waits for holds it.
-    pub(super) fn held_still(&self, dt: f32) -> bool {
-        self.motion.speed_command != 0.0
-            && self.motion.advance <= HELD_FRACTION * self.motion.speed_command.abs() * dt
+    /// Whether the body has stood still against a command to walk for
+    /// [`HELD_DELAY`] in a row: a brake, or a balance it waits for, holds it
+    /// (a start from standing, its first steps slow, is not held).
+    pub(super) fn is_held(&self) -> bool {
+        self.motion.held_for >= HELD_DELAY
     }
 
-    /// Before the drive: the reliefs that free a body its own brakes hold
-    /// still for good. Held still for a step, it gets
-    /// [`held_relief`](super::BodyMotion::held_relief) for a step's time;
-    /// making almost no headway for about [`SHORTFALL_WINDOW`], it is
-    /// [`stranded`](super::BodyMotion::stranded).
+    /// Before the drive, from the last step's command and headway: the
+    /// reliefs that free a body its own brakes hold still for good. Held
+    /// (see [`is_held`](Self::is_held)), it gets
+    /// [`held_relief_left`](super::BodyMotion::held_relief_left) for a
+    /// step's time; making almost no headway for about three seconds, it is
+    /// [`stranded`](super::BodyMotion::stranded_left).
     fn update_reliefs(&mut self, dt: f32) {
-        let held = self.held_still(dt);
         let step = self.spec.gait.step_duration;
         let motion = &mut self.motion;
-        motion.held_relief = if held {
+        let command = motion.speed_command.abs();
+        let still = command > 0.0 && motion.headway <= HELD_FRACTION * command * dt;
+        motion.held_for = if still { motion.held_for + dt } else { 0.0 };
+        motion.held_relief_left = if motion.held_for >= HELD_DELAY {
             step
         } else {
-            (motion.held_relief - dt).max(0.0)
+            (motion.held_relief_left - dt).max(0.0)
         };
-        let command = motion.speed_command.abs();
         let short = if command > 0.0 {
-            1.0 - (motion.advance / (command * dt)).min(1.0)
+            1.0 - (motion.headway / (command * dt)).min(1.0)
         } else {
             0.0
         };
         motion.shortfall += (short - motion.shortfall) * (dt / SHORTFALL_WINDOW).min(1.0);
-        motion.stranded = if motion.shortfall > STRANDED_SHORTFALL {
+        motion.stranded_left = if motion.shortfall > STRANDED_SHORTFALL {
             STRANDED_RELIEF
         } else {
-            (motion.stranded - dt).max(0.0)
+            (motion.stranded_left - dt).max(0.0)
         };
     }
 
@@ -232,7 +236,7 @@ impl Creature {
         // good (the octopod stopped at the top of the wall and on the
         // ceiling). Held still, it is relieved for a step's time.
         let climber = self.spec.body.surface == super::Surface::Any
-            && (!self.among_walls || self.motion.held_relief > 0.0);
+            && (!self.among_walls || self.motion.held_relief_left > 0.0);
         let forward = self.body.forward();
         let strain = |body: &Body, leg: &super::Leg, frame: &super::state::LegFrame| {
             let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;
@@ -244,7 +248,7 @@ impl Creature {
             }
             (stretch, BRAKE_STRETCH * trail / lag_limit)
         };
-        let stranded = self.motion.stranded > 0.0;
+        let stranded = self.motion.stranded_left > 0.0;
         for (leg, frame) in self.legs.iter().zip(&self.shared.frames) {
             // Stranded, a foot no step would help (its foothold is where it
             // stands) holds nothing back: carried out of reach, its leg
@@ -289,7 +293,7 @@ impl Creature {
     fn support_allowance(&mut self, speed: f32, turn: f32, dt: f32) -> f32 {
         // Held still, the body may leave its balance behind: waiting for it
         // (astride a peak no lean stands over) would be waiting for good.
-        if speed == 0.0 && turn == 0.0 || self.motion.held_relief > 0.0 {
+        if speed == 0.0 && turn == 0.0 || self.motion.held_relief_left > 0.0 {
             return 1.0;
         }
         let next = self.moved(speed * dt, turn * dt);

@@ -25,6 +25,9 @@ use super::swing::{needed_lift, peak_swing_speed};
 use crate::geometry::ConvexHull;
 use crate::terrain::Ground;
 
+/// A planted foot its leg misses by more than this (metres) steps before
+/// anything else.
+const MISSED_FOOT: f32 = 0.005;
 /// A leg steps at once, whatever its distance to the desired foothold, when
 /// its foot is farther than this fraction of its reach from the hip.
 const OVERREACH_FRACTION: f32 = 0.92;
@@ -57,7 +60,8 @@ pub struct StepCandidate {
 pub struct GaitRule<'a> {
     /// Group index of every leg.
     pub group_of: &'a [usize],
-    /// Whether every leg is currently in the air.
+    /// Whether the gait has lifted each leg (in the air and not hanging:
+    /// see [`Leg::is_lifted`](super::Leg::is_lifted)).
     pub lifted: &'a [bool],
     /// Most legs in the air at once.
     pub max_lifted: usize,
@@ -176,7 +180,12 @@ impl Creature {
             // the foot already is (a foothold deep in a gully): stepping
             // would land on the same spot, over and over.
             let can_improve = self.step_would_move(leg);
-            let urgency = if stretch > OVERREACH_FRACTION && can_improve {
+            let urgency = if leg.report.error > MISSED_FOOT {
+                // The leg misses its planted foot within its reach (joint
+                // limits, a coarse solver; one out of reach hangs instead):
+                // it is not standing, so it steps before anything else.
+                20.0 + stretch
+            } else if stretch > OVERREACH_FRACTION && can_improve {
                 // About to lose the foot: step before anything else.
                 10.0 + stretch
             } else if stretch > SLOW_DOWN_STRETCH && can_improve {
@@ -236,7 +245,7 @@ impl Creature {
                 .candidates
                 .iter()
                 .any(|c| c.leg == first && c.urgency >= 5.0);
-            if !((urgent || self.held_still(dt))
+            if !((urgent || self.is_held())
                 && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
             {
                 return;

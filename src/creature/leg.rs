@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
-use super::swing::{HANGING_REACH, swing_on};
+use super::swing::{HANGING_REACH, swing_on, within_reach};
 use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -18,8 +18,9 @@ use crate::terrain::Ground;
 /// from its length is repaired (and counted): legs never visibly stretch.
 pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
 
-/// Least distance (metres) the inner joints keep from a solid world's
-/// surface before the leg is solved again with its pole pushed out.
+/// Least distance (metres) the inner joints keep from the surface (of a
+/// solid world, or open ground) before the leg is solved again with its
+/// pole pushed out.
 const KNEE_CLEARANCE: f32 = 0.005;
 /// Solves tried to bring a dipping knee out (alternately from the current
 /// pose and from the rest pose).
@@ -273,7 +274,7 @@ fn solve_with(
 /// A planted foot its leg misses by more than this (metres), out of its
 /// reach, is not standing: the leg lets go and hangs (see
 /// [`Leg::hanging`]).
-const HANGING_FOOT: f32 = 0.001;
+const HANGING_FOOT: f32 = 0.0005;
 
 impl Creature {
     /// After leg `i`'s solve: a planted foot its leg no longer reaches (the
@@ -287,7 +288,10 @@ impl Creature {
     /// often in the slope. Returns whether that solve repaired a bone.
     pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
         let leg = &self.legs[i];
-        if !leg.is_grounded() || leg.report.error <= HANGING_FOOT {
+        // Twice the solver's tolerance at least: a file may ask for a
+        // coarse one (up to a hundredth of its shortest bone).
+        let missed = HANGING_FOOT.max(2.0 * self.spec.solver.tolerance);
+        if !leg.is_grounded() || leg.report.error <= missed {
             return false;
         }
         // A foot well in reach that the solver missed stays planted (a
@@ -299,7 +303,7 @@ impl Creature {
         if reach_needed(terrain, hip, leg.foot) <= STOP_STRETCH * reach {
             return false;
         }
-        let from = hip + (leg.chain.end() - hip).clamp_length_max(HANGING_REACH * reach);
+        let from = within_reach(hip, leg.chain.end(), HANGING_REACH * reach);
         let phase = swing_on(
             terrain,
             from,
@@ -364,6 +368,8 @@ impl Creature {
             } else {
                 self.keep_knees_out(terrain, i, &params)
             };
+            let leg = &mut self.legs[i];
+            leg.bone_error = leg.chain.bone_length_error();
         } else {
             // On open ground too (a foot down a steep flank can fold a knee
             // into the slope above it). The metrics measure these knees
@@ -372,18 +378,21 @@ impl Creature {
             if gap < CLEAR_ABOVE && !enters_body && knee_near_ground(terrain, &self.legs[i].chain) {
                 self.keep_knees_out(terrain, i, &params);
                 gap = lowest_knee_gap(terrain, &self.legs[i].chain);
+                let leg = &mut self.legs[i];
+                leg.bone_error = leg.chain.bone_length_error();
             }
             self.legs[i].knee_gap = gap;
         }
         repair
     }
 
-    /// In a solid world, a pose whose inner joints (knees, ankles) dip into
-    /// the surface (a leg reaching round an edge) is solved again with its
-    /// pole out of the surface at the deepest joint, from the current pose
-    /// and from the rest pose; the pose whose deepest joint stands farthest
-    /// out is kept, provided it reaches the foot as well, keeps its bones and
-    /// stays out of the body.
+    /// A pose whose inner joints (knees, ankles) dip into the surface (a leg
+    /// reaching round an edge, or down a steep flank) is solved again with
+    /// its pole out of the surface at the deepest joint, from the current
+    /// pose and from the rest pose, and last folded clear of it
+    /// ([`folded_clear_of`]); the pose whose deepest joint stands farthest
+    /// out is kept, provided it reaches the foot as well, keeps its bones
+    /// and stays out of the body.
     /// Returns the clearance of the deepest inner joint of the pose kept.
     fn keep_knees_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) -> f32 {
         let Some((mut depth, mut deepest)) = deepest_joint(terrain, &self.legs[i].chain) else {

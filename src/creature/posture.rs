@@ -75,21 +75,24 @@ pub struct BodyMotion {
     /// The turning rate the driver asks for, radians/s.
     pub turn_command: f32,
     /// How far the body's centre moved over the last step, metres: what it
-    /// did, where `speed` is what the drive asked of it (the posture may
-    /// hold it back).
-    pub advance: f32,
-    /// Seconds left of the relief a body held still against its command
-    /// gets: a climber among walls brakes only for the part of a foot's
-    /// trail a step would make up (as it does on open ground), and the
-    /// body may move off its balance.
-    pub held_relief: f32,
+    /// did (`speed_command` is what the driver asked, `speed` what the drive
+    /// allowed; the posture moves the body besides).
+    pub headway: f32,
+    /// Seconds in a row the body has stood still against a command to
+    /// walk (see `drive.rs::update_reliefs`).
+    pub held_for: f32,
+    /// Seconds left of the relief a body held still gets: a climber among
+    /// walls brakes only for the part of a foot's trail a step would make
+    /// up (as it does on open ground), the body may move off its balance,
+    /// and a step waiting for balance goes ahead.
+    pub held_relief_left: f32,
     /// The share of its commanded speed the body fell short of, averaged
     /// over about a second (0 when not commanded to move).
     pub shortfall: f32,
-    /// Seconds left during which the body counts as stranded (it made
-    /// almost no headway for a second): feet that no step would help no
-    /// longer brake it.
-    pub stranded: f32,
+    /// Seconds left during which the body counts as stranded (its average
+    /// shortfall passed 95%, after about three seconds of making almost no
+    /// headway): feet that no step would help no longer brake it.
+    pub stranded_left: f32,
     /// Speed along the body's up from height regulation, m/s.
     pub lift_rate: f32,
     /// Angular velocity of tilt corrections, radians/s (world axis × rate).
@@ -214,8 +217,8 @@ impl Creature {
             }
         };
         // A ground walker never tilts past its steepest ground (the ray
-        // under it may meet the side of a wall or a boulder): it does not
-        // turn over.
+        // under it may meet the side of a wall or a boulder), nor a climber
+        // on open ground past a right angle: neither turns over.
         let steepest = self.steepest_tilt(terrain);
         if let Some(steepest) = steepest {
             target_up = within_cone(target_up, Vec3::Y, steepest);

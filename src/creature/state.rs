@@ -492,8 +492,9 @@ impl Creature {
         };
         events.lifted = self.lifted.iter().filter(|l| **l).count();
         events.gait_violation = rule.violated();
-        events.travelled = (self.body.position - before).length();
-        self.motion.advance = events.travelled;
+        let moved = self.body.position - before;
+        events.travelled = moved.length();
+        self.motion.headway = moved.length();
         events
     }
 }

@@ -124,6 +124,29 @@ pub fn needed_lift(
     lift.min(ceiling)
 }
 
+/// The share of its leg's reach from the hip a swinging foot stays within
+/// at `progress` of its swing: [`SWING_REACH`] for one the gait lifted; a
+/// hanging foot [`HANGING_REACH`] at first, widening to [`SWING_REACH`] as
+/// it comes down, so it lands where it is (within `SWING_REACH`, as every
+/// foot does) without a jump.
+fn reach_share(leg: &super::Leg, progress: f32) -> f32 {
+    if leg.hanging {
+        HANGING_REACH + (SWING_REACH - HANGING_REACH) * ease(progress)
+    } else {
+        SWING_REACH
+    }
+}
+
+/// `point`, brought within `most` of `hip` along the line between them.
+pub(super) fn within_reach(hip: Vec3, point: Vec3, most: f32) -> Vec3 {
+    let out = point - hip;
+    if out.length() > most {
+        hip + out.normalize_or_zero() * most
+    } else {
+        point
+    }
+}
+
 /// A swing of the gait's shortest duration from `from` to `to`, lifted as
 /// the ground between needs: how a foot that cannot land where it was
 /// going (or let go of ground it cannot reach) goes on to another foothold.
@@ -218,16 +241,17 @@ impl Creature {
                 if off_surface
                     || leg.hanging && reach_needed(terrain, hip, to) > SWING_REACH * reach
                 {
-                    // Still nothing in reach: it swings on, hanging, rather
-                    // than land for a step on ground it cannot stand on.
+                    // Nothing in reach to land on (a hanging foot still finds
+                    // none): it swings on, hanging, rather than land for a
+                    // step on ground it cannot stand on. (A foot the gait
+                    // lifted lands, and is let go after its solve if it
+                    // cannot stand there.)
                     leg.hanging = true;
                     leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
                     continue;
                 }
                 leg.foot = to;
                 leg.phase = LegPhase::Grounded;
-                // Landed out of reach (a gait step), it is let go after its
-                // solve.
                 leg.hanging = false;
                 touchdowns += 1;
                 continue;
@@ -235,6 +259,8 @@ impl Creature {
             let mut foot = swing_point(from, to, up, lift, progress);
             // A last guard for ground the clearance samples missed.
             let least = SWING_CLEARANCE * arc(progress);
+            let hip = self.body.to_world(frame.mount);
+            let most = reach_share(leg, progress) * frame.reach;
             if terrain.has_shapes() {
                 let d = terrain.signed_distance(foot);
                 if d < least {
@@ -243,12 +269,7 @@ impl Creature {
                 // Round an edge the straight line to a far foothold would
                 // stretch the leg through the corner: the foot stays within
                 // reach of its hip, and the knees can bend out of the solid.
-                let hip = self.body.to_world(frame.mount);
-                let most = SWING_REACH * frame.reach;
-                let out = foot - hip;
-                if out.length() > most {
-                    foot = hip + out.normalize_or_zero() * most;
-                }
+                foot = within_reach(hip, foot, most);
                 // Rounding an edge the body turns fast, and the arc (along
                 // its up), the guard and the reach with it: the foot follows
                 // no faster than a swinging foot may move, and never into
@@ -263,24 +284,15 @@ impl Creature {
                     }
                 }
             } else {
-                let lowest = terrain.height(foot.x, foot.z) + least;
-                if foot.y < lowest {
-                    foot.y = lowest;
-                }
                 // Reaching for ground out of reach (hanging, or a landing
                 // point the body has left behind), the leg bends short of
                 // it rather than pointing straight at it: a straight leg
-                // aimed down a slope lays its knee in the ground.
-                let hip = self.body.to_world(frame.mount);
-                let out = foot - hip;
-                let share = if leg.hanging {
-                    HANGING_REACH
-                } else {
-                    SWING_REACH
-                };
-                let most = share * frame.reach;
-                if out.length() > most {
-                    foot = hip + out.normalize_or_zero() * most;
+                // aimed down a slope lays its knee in the ground. Then the
+                // guard, which the bend must not undo.
+                foot = within_reach(hip, foot, most);
+                let lowest = terrain.height(foot.x, foot.z) + least;
+                if foot.y < lowest {
+                    foot.y = lowest;
                 }
             }
             leg.foot = foot;

@@ -343,7 +343,7 @@ impl Metrics {
             let joints = leg.chain.joints();
             let solid = terrain.has_shapes();
             // On open ground the leg's solve left the knees' least height
-            // above the ground: when they all stand above it, and no higher
+            // above the ground: when they all stand above it, and none lower
             // than the least clearance seen, no knee's look-up could change
             // a figure below (each is skipped there anyway).
             let knees_clear = leg.knee_gap > 0.0 && leg.knee_gap >= self.joint_clearance_min;

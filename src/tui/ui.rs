@@ -434,19 +434,16 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             label(
                 "lifted",
-                if hanging > 0 {
-                    format!(
-                        "{lifted} of {} (max {}), {hanging} hang",
-                        spec.legs.len(),
-                        spec.gait.max_lifted
-                    )
-                } else {
-                    format!(
-                        "{lifted} of {} (max {})",
-                        spec.legs.len(),
-                        spec.gait.max_lifted
-                    )
-                },
+                format!(
+                    "{lifted} of {} (max {}){}",
+                    spec.legs.len(),
+                    spec.gait.max_lifted,
+                    if hanging > 0 {
+                        format!(", {hanging} hang")
+                    } else {
+                        String::new()
+                    }
+                ),
             ),
             label(
                 "slip max",
