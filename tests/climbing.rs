@@ -117,8 +117,12 @@ fn clean_climb(s: &Summary) -> Vec<String> {
 
 /// Where `creature`'s body went, step by step: (position, up) in world
 /// coordinates, driving forward for `seconds` on `terrain`.
-fn path(creature: &str, terrain: &str, seconds: usize) -> Vec<(Vec3, Vec3)> {
-    let mut world = driven(creature, terrain);
+fn path(
+    creature: skitter::creature::CreatureSpec,
+    terrain: &str,
+    seconds: usize,
+) -> Vec<(Vec3, Vec3)> {
+    let mut world = common::walking_world(creature, common::shipped_terrain(terrain));
     (0..seconds * 120)
         .map(|_| {
             world.step();
@@ -152,8 +156,12 @@ fn body_pose(world: &World) -> (Vec3, Vec3) {
 
 /// `creature` driven forward `seconds` at the wall: a clean climb up its
 /// face, across its top and down the far side.
-fn climbs_the_wall_and_walks_on_over_it(creature: &str, seconds: usize) {
-    let s = run(creature, "wall", &format!("forward {seconds}s"));
+fn climbs_the_wall_and_walks_on_over_it(creature: skitter::creature::CreatureSpec, seconds: usize) {
+    let s = common::drive(
+        creature.clone(),
+        common::shipped_terrain("wall"),
+        &format!("forward {seconds}s"),
+    );
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
     // Up 3 m, across the top and down the far side: well past the wall.
@@ -170,8 +178,12 @@ fn climbs_the_wall_and_walks_on_over_it(creature: &str, seconds: usize) {
 /// `creature` driven forward `seconds` into the overhang: a clean climb
 /// up the room's back wall, along its ceiling upside down, round the
 /// lintel and onto the roof, in that order.
-fn goes_round_the_overhang(creature: &str, seconds: usize) {
-    let s = run(creature, "overhang", &format!("forward {seconds}s"));
+fn goes_round_the_overhang(creature: skitter::creature::CreatureSpec, seconds: usize) {
+    let s = common::drive(
+        creature.clone(),
+        common::shipped_terrain("overhang"),
+        &format!("forward {seconds}s"),
+    );
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
     assert!(
@@ -198,12 +210,12 @@ fn goes_round_the_overhang(creature: &str, seconds: usize) {
 
 #[test]
 fn the_spider_climbs_the_wall_and_walks_on_over_it() {
-    climbs_the_wall_and_walks_on_over_it("spider", 40);
+    climbs_the_wall_and_walks_on_over_it(common::shipped_creature("spider"), 40);
 }
 
 #[test]
 fn the_spider_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
-    goes_round_the_overhang("spider", 40);
+    goes_round_the_overhang(common::shipped_creature("spider"), 40);
 }
 
 /// Its long body once stopped with its front feet on the wall's top and
@@ -212,12 +224,12 @@ fn the_spider_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
 /// and the trail brake holding the body still for good.
 #[test]
 fn the_octopod_climbs_the_wall_and_walks_on_over_it() {
-    climbs_the_wall_and_walks_on_over_it("octopod", 40);
+    climbs_the_wall_and_walks_on_over_it(common::shipped_creature("octopod"), 40);
 }
 
 #[test]
 fn the_octopod_goes_round_the_overhang_floor_wall_ceiling_face_roof() {
-    goes_round_the_overhang("octopod", 60);
+    goes_round_the_overhang(common::shipped_creature("octopod"), 60);
 }
 
 #[test]
@@ -516,6 +528,24 @@ fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
         "never climbed: {} s on walls",
         s.time_on_walls
     );
+}
+
+/// A three-legged climber has no leg ahead to find a wall: its feet stay
+/// on the floor, and it once pressed its nose to the face while its height
+/// spring, rising away from the wall, lifted it up the face out of its
+/// legs' reach (then it hung there on its back, an ankle 333 mm in). It
+/// now rears up to the face, climbs it and walks on over the top.
+#[test]
+fn a_climber_with_no_legs_ahead_rears_up_a_wall_and_climbs_it() {
+    climbs_the_wall_and_walks_on_over_it(
+        template_climber(3, skitter::config::TemplateGait::Wave),
+        60,
+    );
+}
+
+#[test]
+fn a_climber_with_no_legs_ahead_goes_round_the_overhang() {
+    goes_round_the_overhang(template_climber(3, skitter::config::TemplateGait::Wave), 60);
 }
 
 /// A ground walker's body never tilts past its `max_slope`: on ridges

@@ -50,6 +50,9 @@ const BOB_SHARE: f32 = 0.015;
 const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 const BODY_CLEARANCE: f32 = 0.005;
+/// The height spring rises for a surface only when its normal leans toward
+/// the body's up by more than this cosine (about 75°).
+const FACING_UP: f32 = 0.25;
 
 /// The corners of the underside of a body box of half-extents `half`.
 fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
@@ -216,6 +219,7 @@ impl Creature {
                 feet_plane_normal(&self.feet, &self.shared.ring, up).unwrap_or_else(ground_normal)
             }
         };
+        target_up = self.rear_up_to_face(terrain, target_up);
         // A ground walker never tilts past its steepest ground (the ray
         // under it may meet the side of a wall or a boulder), nor a climber
         // on open ground past a right angle: neither turns over.
@@ -283,11 +287,16 @@ impl Creature {
         let mut shortfall = |p: Vec3| {
             if solid {
                 // Along the surface's normal, whichever way it faces (looked
-                // up only for a corner that is short).
+                // up only for a corner that is short). A face across the
+                // body's up (a wall met nose first) is no reason to rise:
+                // rising does not take the body off it, and the spring
+                // lifted a climber up a wall's face out of its legs' reach.
                 let short = SPRING_CLEARANCE - terrain.signed_distance(p);
                 if short > 0.0 {
-                    let normal = terrain.normal_at(p);
-                    error = error.max(short / normal.dot(up).max(0.5));
+                    let facing = terrain.normal_at(p).dot(up);
+                    if facing > FACING_UP {
+                        error = error.max(short / facing.max(0.5));
+                    }
                 }
             } else {
                 let short = terrain.height(p.x, p.z) + SPRING_CLEARANCE - p.y;
@@ -358,6 +367,35 @@ impl Creature {
         self.body.position += shift;
 
         self.keep_body_above_ground(terrain);
+    }
+
+    /// A climber whose nose nears a face ahead (the foot of a wall, a
+    /// ceiling's end) rears up toward it: its target up turns toward the
+    /// face's normal as the gap closes, fully at contact. Feet ahead find
+    /// the face on their own, but a creature with none there (legs only at
+    /// its sides and tail) kept its feet on the floor, its up the floor's,
+    /// and pressed its nose to the wall for good.
+    fn rear_up_to_face(&self, terrain: &Ground<'_>, target_up: Vec3) -> Vec3 {
+        if self.spec.body.surface != super::Surface::Any || !terrain.has_shapes() {
+            return target_up;
+        }
+        let forward = self.body.forward();
+        let half_length = 0.5 * self.spec.body.size.x;
+        let look = self.spec.body.height;
+        let Some(hit) = terrain.raycast(self.body.position, forward, half_length + look) else {
+            return target_up;
+        };
+        let normal = terrain.normal_at(hit.point);
+        let head_on = -normal.dot(forward);
+        if head_on <= 0.0 {
+            return target_up;
+        }
+        let closeness = (1.0 - (hit.distance - half_length) / look).clamp(0.0, 1.0);
+        let share = closeness * head_on;
+        target_up
+            .lerp(normal, share)
+            .try_normalize()
+            .unwrap_or(target_up)
     }
 
     /// How far the body may tilt from world up (radians), if anything
