@@ -530,6 +530,42 @@ fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
     );
 }
 
+/// On ridges steeper than it stands on, an octopod leg set down across a
+/// flank folded a knee into it while its pose also crossed the body box,
+/// and the knee guard skipped such poses (11–113 mm into the ground on
+/// these seeds). The guard now looks for a pose out of both.
+#[test]
+fn the_octopod_keeps_its_knees_out_of_ridges_steeper_than_it_stands_on() {
+    let mut failures = Vec::new();
+    for seed in [5, 6, 7, 10] {
+        let s = common::drive(
+            common::shipped_creature("octopod"),
+            steep_ridges(seed, 0.04),
+            "forward 40s",
+        );
+        for breach in clean_climb(&s) {
+            failures.push(format!("seed {seed}: {breach}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A five-legged climber's tail hip sits at the back of its body; climbing
+/// the room's back wall, the body's rear came down by the floor and the
+/// tail was crammed under it, an ankle 170 mm in the floor: no pole out of
+/// the floor, and no fold, found room there. Poles tried all round the
+/// line from hip to foot find it under the body.
+#[test]
+fn a_climber_with_a_tail_keeps_it_out_of_the_floor_climbing_the_room() {
+    let s = common::drive(
+        template_climber(5, skitter::config::TemplateGait::Wave),
+        common::shipped_terrain("overhang"),
+        "forward 60s",
+    );
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
+}
+
 /// A three-legged climber has no leg ahead to find a wall: its feet stay
 /// on the floor, and it once pressed its nose to the face while its height
 /// spring, rising away from the wall, lifted it up the face out of its

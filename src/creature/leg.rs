@@ -8,7 +8,7 @@ use glam::Vec3;
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
 use super::swing::{HANGING_REACH, swing_on, within_reach};
-use super::{Creature, LegSpec, chain_enters_body, leg_enters_body};
+use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
 };
@@ -61,19 +61,26 @@ fn knee_near_ground(terrain: &Ground<'_>, chain: &Chain) -> bool {
     })
 }
 
+/// Poles tried round the line from hip to foot when those out of the
+/// surface leave a knee in it.
+const POLE_SWEEP: usize = 8;
+
 /// Passes of [`folded_clear_of`].
-const FOLD_PASSES: usize = 24;
+const FOLD_PASSES: usize = 96;
 
 /// A pose of `chain` (no joint limits) reaching `foot` within `tolerance`
 /// with every inner joint [`KNEE_CLEARANCE`] out of the surface, from
-/// FABRIK passes that push each inner joint out along the surface's normal
-/// as they place it (and back onto its bone's length); `None` when the
-/// passes find none.
+/// FABRIK passes that push each inner joint out along the surface's normal,
+/// and out of the body box (`half` its half-extents) through its nearest
+/// face, as they place it (and back onto its bone's length); `None` when
+/// the passes find none.
 fn folded_clear_of(
     terrain: &Ground<'_>,
     chain: &Chain,
     foot: Vec3,
     tolerance: f32,
+    body: &Body,
+    half: Vec3,
 ) -> Option<Chain> {
     if !chain.limits().is_empty() {
         return None;
@@ -81,7 +88,25 @@ fn folded_clear_of(
     let lengths = chain.bone_lengths();
     let mut joints = chain.joints().to_vec();
     let last = joints.len() - 1;
+    let out_of_body = |p: Vec3| {
+        let local = body.to_local(p);
+        let depth = half - local.abs();
+        if depth.min_element() <= 0.0 {
+            return p;
+        }
+        // Out through the face it is nearest.
+        let axis = if depth.x <= depth.y && depth.x <= depth.z {
+            Vec3::X
+        } else if depth.y <= depth.z {
+            Vec3::Y
+        } else {
+            Vec3::Z
+        };
+        let push = (depth.dot(axis) + KNEE_CLEARANCE) * local.dot(axis).signum();
+        body.to_world(local + axis * push)
+    };
     let out_of_solid = |p: Vec3| {
+        let p = out_of_body(p);
         let (d, normal) = terrain.distance_and_normal(p);
         if d < KNEE_CLEARANCE {
             p + normal * (2.0 * KNEE_CLEARANCE - d)
@@ -363,23 +388,28 @@ impl Creature {
         }
         leg.enters_body = enters_body;
         if terrain.has_shapes() {
-            self.legs[i].knee_clearance = if enters_body {
-                deepest_joint(terrain, &self.legs[i].chain).map_or(f32::INFINITY, |(d, _)| d)
-            } else {
-                self.keep_knees_out(terrain, i, &params)
-            };
+            // Even a pose through the body: the guard keeps only poses out
+            // of it, so one it finds mends both (a tail hip mounted behind
+            // the body, set down by a corner, left an ankle 170 mm in).
+            self.legs[i].knee_clearance = self.keep_knees_out(terrain, i, &params);
             let leg = &mut self.legs[i];
             leg.bone_error = leg.chain.bone_length_error();
+            if enters_body {
+                leg.enters_body = leg_enters_body(&self.body, half, leg);
+            }
         } else {
             // On open ground too (a foot down a steep flank can fold a knee
             // into the slope above it). The metrics measure these knees
             // themselves, from the lowest gap kept here.
             let mut gap = lowest_knee_gap(terrain, &self.legs[i].chain);
-            if gap < CLEAR_ABOVE && !enters_body && knee_near_ground(terrain, &self.legs[i].chain) {
+            if gap < CLEAR_ABOVE && knee_near_ground(terrain, &self.legs[i].chain) {
                 self.keep_knees_out(terrain, i, &params);
                 gap = lowest_knee_gap(terrain, &self.legs[i].chain);
                 let leg = &mut self.legs[i];
                 leg.bone_error = leg.chain.bone_length_error();
+                if enters_body {
+                    leg.enters_body = leg_enters_body(&self.body, half, leg);
+                }
             }
             self.legs[i].knee_gap = gap;
         }
@@ -404,10 +434,21 @@ impl Creature {
         let half = self.spec.body.size * 0.5;
         let reach = self.legs[i].chain.reach();
         let kind = self.legs[i].solver;
-        for attempt in 0..KNEE_ATTEMPTS {
-            let normal = terrain.normal_at(deepest);
+        let (hip, foot) = (self.legs[i].chain.root(), self.legs[i].foot);
+        let (across, other) = (foot - hip).normalize_or(Vec3::Y).any_orthonormal_pair();
+        for attempt in 0..KNEE_ATTEMPTS + POLE_SWEEP {
             let leg = &self.legs[i];
-            let from_rest = attempt % 2 == 1;
+            let from_rest = attempt % 2 == 1 || attempt >= KNEE_ATTEMPTS;
+            let pole = if attempt < KNEE_ATTEMPTS {
+                deepest + terrain.normal_at(deepest) * reach
+            } else {
+                // Out of the surface failed: bend the knees every way round
+                // the line from hip to foot (a leg crammed under its body
+                // by a corner has its room on a side no normal points to).
+                let turn =
+                    std::f32::consts::TAU * (attempt - KNEE_ATTEMPTS) as f32 / POLE_SWEEP as f32;
+                hip.midpoint(foot) + (across * turn.cos() + other * turn.sin()) * reach
+            };
             let mut chain = if from_rest {
                 let mut fresh = self.shared.rest[i].clone();
                 fresh.rotate_about_root(self.body.orientation);
@@ -418,7 +459,7 @@ impl Creature {
                 leg.chain.clone()
             };
             let pushed = SolveParams {
-                pole: Some(deepest + normal * reach),
+                pole: Some(pole),
                 ..*params
             };
             let report = solve_with(kind, &mut chain, leg.foot, &pushed);
@@ -445,8 +486,14 @@ impl Creature {
         // pole swings it out: passes that push each joint out of the solid
         // as they place it find the fold on the open side.
         let leg = &self.legs[i];
-        if let Some(chain) = folded_clear_of(terrain, &leg.chain, leg.foot, params.tolerance)
-            && let Some((d, _)) = deepest_joint(terrain, &chain)
+        if let Some(chain) = folded_clear_of(
+            terrain,
+            &leg.chain,
+            leg.foot,
+            params.tolerance,
+            &self.body,
+            half,
+        ) && let Some((d, _)) = deepest_joint(terrain, &chain)
             && d > depth
             && !chain_enters_body(&self.body, half, &chain)
         {
