@@ -421,21 +421,19 @@ impl Creature {
             return;
         }
         let half = self.spec.body.size * 0.5;
-        let mut lift = 0.0f32;
-        let mut consider = |p: Vec3, margin: f32| {
-            let short = terrain.height(p.x, p.z) + margin - p.y;
-            if short > lift {
-                lift = short;
-            }
-        };
-        consider(self.body.position, half.y.min(self.spec.body.height) * 0.5);
+        let centre = self.body.position;
+        let centre_margin = half.y.min(self.spec.body.height) * 0.5;
+        let mut lift = (terrain.height(centre.x, centre.z) + centre_margin - centre.y).max(0.0);
         // Every corner, not only the underside's: a body tilted less than
         // the slope beside it (a ground walker on a flank steeper than its
         // `max_slope`, a climber on its side on a face) meets it with a
         // top corner.
-        for corner in body_corners(&self.body, half) {
-            consider(corner, BODY_CLEARANCE);
+        let mut under = [f32::NAN; 8];
+        for (ground, corner) in under.iter_mut().zip(body_corners(&self.body, half)) {
+            *ground = terrain.height(corner.x, corner.z);
+            lift = lift.max(*ground + BODY_CLEARANCE - corner.y);
         }
+        self.set_ground_under_corners(under);
         if lift > 0.0 {
             self.body.position.y += lift;
             // The spring must not pull it back down at once.

@@ -117,6 +117,12 @@ pub struct Creature {
     /// Whether the terrain it walks has shapes (walls, roofs): set each
     /// step, for the stages that treat edges apart.
     pub(super) among_walls: bool,
+    /// The open ground's height under each corner of the body box (in
+    /// [`body_corners`](super::body_corners) order), as the ground guard
+    /// last looked them up, and the body's (x, z) they were looked up for:
+    /// the metrics take them rather than look again (the guard only lifts
+    /// the body, so they hold until it moves across).
+    ground_under_corners: ([f32; 8], Vec2),
 }
 
 impl std::fmt::Debug for Creature {
@@ -227,6 +233,22 @@ impl KindShared {
 }
 
 impl Creature {
+    /// The open ground's height under each corner of the body box, in
+    /// [`body_corners`](super::body_corners) order, when the ground guard
+    /// looked them up for where the body stands now.
+    /// Records the ground guard's look-ups under the body's corners.
+    pub(super) fn set_ground_under_corners(&mut self, heights: [f32; 8]) {
+        self.ground_under_corners = (
+            heights,
+            Vec2::new(self.body.position.x, self.body.position.z),
+        );
+    }
+
+    pub(crate) fn ground_under_corners(&self) -> Option<&[f32; 8]> {
+        let (heights, at) = &self.ground_under_corners;
+        (*at == Vec2::new(self.body.position.x, self.body.position.z)).then_some(heights)
+    }
+
     /// A creature standing on `terrain` at (x, z), facing `heading` radians
     /// (0 = +X, counter-clockwise from above), feet on the ground; `shared`
     /// is [`KindShared::new`] of `spec`.
@@ -268,6 +290,7 @@ impl Creature {
             projected: Vec::new(),
             shared,
             among_walls: !terrain.shapes().is_empty(),
+            ground_under_corners: ([f32::NAN; 8], Vec2::NAN),
             spec,
         };
         creature.with_scratch(|creature| creature.place_legs(&terrain.at(origin)));

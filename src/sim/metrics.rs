@@ -306,13 +306,19 @@ impl Metrics {
         }
         let half = creature.spec().body.size * 0.5;
         let mut body_clearance = height;
-        for corner in crate::creature::body_corners(body, half) {
+        let guarded = creature.ground_under_corners();
+        for (k, corner) in crate::creature::body_corners(body, half)
+            .into_iter()
+            .enumerate()
+        {
             let d = if terrain.has_shapes() {
                 terrain.signed_distance(corner)
             } else {
                 // Open ground: the corner's vertical gap on the normal
-                // under the body (one lookup, not five, a corner).
-                (corner.y - terrain.height(corner.x, corner.z)) * normal.y
+                // under the body (one lookup, not five, a corner; none when
+                // the ground guard looked it up this step).
+                let ground = guarded.map_or_else(|| terrain.height(corner.x, corner.z), |g| g[k]);
+                (corner.y - ground) * normal.y
             };
             body_clearance = min_or_nan(body_clearance, d);
         }
