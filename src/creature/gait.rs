@@ -168,6 +168,9 @@ impl Creature {
             DYNAMIC_PARTNER_FRACTION
         };
         self.candidates.clear();
+        // On open ground (among walls, where the drive already relieves a
+        // held climber, stepping every foot there cost knees at edges).
+        let held = !self.among_walls && self.is_held();
         for (i, leg) in self.legs.iter().enumerate() {
             self.lifted[i] = leg.is_lifted();
             if !leg.is_grounded() {
@@ -191,6 +194,12 @@ impl Creature {
             } else if stretch > SLOW_DOWN_STRETCH && can_improve {
                 // Holding the body back (see `drive.rs`): step soon.
                 5.0 + stretch
+            } else if held && can_improve {
+                // Held still by its own brakes, the body waits on its feet:
+                // any foot a step would move steps now. A foot trailing its
+                // rest point, its foothold just short of a stride ahead, held
+                // an octopod on a steep ridged peak for good, never due.
+                1.0 + off_target / threshold
             } else if off_target > partner * threshold {
                 off_target / threshold
             } else {
