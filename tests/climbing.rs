@@ -553,7 +553,7 @@ fn the_octopod_keeps_its_knees_out_of_ridges_steeper_than_it_stands_on() {
 /// Ridged noise 6 m high at the default frequency (0.05: `check` warns):
 /// astride a peak the octopod's brakes held it, a foot trailing its rest
 /// point with its foothold just short of a stride ahead, so never due to
-/// step, and it stood there for good (1.6–3.1 m in 40 s on these seeds).
+/// step, and it stood there for good (1.6–3.9 m in 40 s on these seeds).
 /// A body its brakes hold now steps every foot a step would move.
 #[test]
 fn the_octopod_held_astride_a_ridged_peak_steps_its_feet_and_walks_on() {
@@ -606,6 +606,8 @@ fn a_climber_with_no_legs_ahead_rears_up_a_wall_and_climbs_it() {
     );
 }
 
+/// The same three-legged climber round the overhang: floor, back wall,
+/// ceiling, lintel, roof, in that order.
 #[test]
 fn a_climber_with_no_legs_ahead_goes_round_the_overhang() {
     goes_round_the_overhang(template_climber(3, skitter::config::TemplateGait::Wave), 60);

@@ -65,6 +65,20 @@ fn knee_near_ground(terrain: &Ground<'_>, chain: &Chain) -> bool {
 /// surface leave a knee in it.
 const POLE_SWEEP: usize = 8;
 
+/// [`folded_clear_of`] gives up once no joint moves farther than this many
+/// tolerances in a pass.
+const FOLD_SETTLED: f32 = 0.1;
+
+/// A leg's rest pose (`rest`, in the body frame about its hip) set on the
+/// body as it stands, its hip at `hip`: where a solve starts afresh.
+pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
+    let mut chain = rest.clone();
+    chain.rotate_about_root(body.orientation);
+    chain.set_root(hip);
+    chain.set_rest_frame(body.orientation);
+    chain
+}
+
 /// Passes of [`folded_clear_of`].
 const FOLD_PASSES: usize = 96;
 
@@ -88,8 +102,10 @@ fn folded_clear_of(
     let lengths = chain.bone_lengths();
     let mut joints = chain.joints().to_vec();
     let last = joints.len() - 1;
+    let to_body = body.orientation.inverse();
+    let in_body = |p: Vec3| to_body * (p - body.position);
     let out_of_body = |p: Vec3| {
-        let local = body.to_local(p);
+        let local = in_body(p);
         let depth = half - local.abs();
         if depth.min_element() <= 0.0 {
             return p;
@@ -120,7 +136,9 @@ fn folded_clear_of(
         let at = anchor + (toward - anchor).normalize_or(Vec3::Y) * length;
         anchor + (out_of_solid(at) - anchor).normalize_or(Vec3::Y) * length
     };
+    let mut before = joints.clone();
     for _ in 0..FOLD_PASSES {
+        before.copy_from_slice(&joints);
         joints[last] = foot;
         for k in (1..last).rev() {
             joints[k] = place(joints[k + 1], joints[k], lengths[k]);
@@ -132,13 +150,25 @@ fn folded_clear_of(
                 joints[k] + (joints[k + 1] - joints[k]).normalize_or(Vec3::Y) * lengths[k]
             };
         }
-        let clear = joints[1..last]
-            .iter()
-            .all(|j| terrain.signed_distance(*j) >= KNEE_CLEARANCE);
+        // Put back on its bone's length, a joint pushed out of the body
+        // can fall back in: only a pose clear of both will do.
+        let clear = joints[1..last].iter().all(|j| {
+            terrain.signed_distance(*j) >= KNEE_CLEARANCE
+                && !crate::geometry::inside_box(in_body(*j), half)
+        });
         if clear && joints[last].distance(foot) <= tolerance {
             let mut posed = chain.clone();
             posed.set_pose(&joints).ok()?;
             return Some(posed);
+        }
+        // Settled short of a clear pose: further passes would repeat it.
+        let moved = joints
+            .iter()
+            .zip(&before)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0f32, f32::max);
+        if moved < FOLD_SETTLED * tolerance {
+            return None;
         }
     }
     None
@@ -368,10 +398,7 @@ impl Creature {
         let half = self.spec.body.size * 0.5;
         let mut enters_body = leg_enters_body(&self.body, half, leg);
         if enters_body {
-            let mut fresh = self.shared.rest[i].clone();
-            fresh.rotate_about_root(self.body.orientation);
-            fresh.set_root(hip);
-            fresh.set_rest_frame(self.body.orientation);
+            let mut fresh = rest_pose(&self.shared.rest[i], &self.body, hip);
             let report = solve_with(kind, &mut fresh, leg.foot, &params);
             leg.chain = fresh;
             leg.report = report;
@@ -392,11 +419,7 @@ impl Creature {
             // of it, so one it finds mends both (a tail hip mounted behind
             // the body, set down by a corner, left an ankle 170 mm in).
             self.legs[i].knee_clearance = self.keep_knees_out(terrain, i, &params);
-            let leg = &mut self.legs[i];
-            leg.bone_error = leg.chain.bone_length_error();
-            if enters_body {
-                leg.enters_body = leg_enters_body(&self.body, half, leg);
-            }
+            self.after_knee_guard(i, enters_body);
         } else {
             // On open ground too (a foot down a steep flank can fold a knee
             // into the slope above it). The metrics measure these knees
@@ -405,15 +428,23 @@ impl Creature {
             if gap < CLEAR_ABOVE && knee_near_ground(terrain, &self.legs[i].chain) {
                 self.keep_knees_out(terrain, i, &params);
                 gap = lowest_knee_gap(terrain, &self.legs[i].chain);
-                let leg = &mut self.legs[i];
-                leg.bone_error = leg.chain.bone_length_error();
-                if enters_body {
-                    leg.enters_body = leg_enters_body(&self.body, half, leg);
-                }
+                self.after_knee_guard(i, enters_body);
             }
             self.legs[i].knee_gap = gap;
         }
         repair
+    }
+
+    /// What the knee guard may have changed: the bone error, and whether a
+    /// pose that `entered_body` still does (the guard keeps only poses out
+    /// of the body).
+    fn after_knee_guard(&mut self, i: usize, entered_body: bool) {
+        let half = self.spec.body.size * 0.5;
+        let leg = &mut self.legs[i];
+        leg.bone_error = leg.chain.bone_length_error();
+        if entered_body {
+            leg.enters_body = leg_enters_body(&self.body, half, leg);
+        }
     }
 
     /// A pose whose inner joints (knees, ankles) dip into the surface (a leg
@@ -450,11 +481,7 @@ impl Creature {
                 hip.midpoint(foot) + (across * turn.cos() + other * turn.sin()) * reach
             };
             let mut chain = if from_rest {
-                let mut fresh = self.shared.rest[i].clone();
-                fresh.rotate_about_root(self.body.orientation);
-                fresh.set_root(leg.chain.root());
-                fresh.set_rest_frame(self.body.orientation);
-                fresh
+                rest_pose(&self.shared.rest[i], &self.body, hip)
             } else {
                 leg.chain.clone()
             };

@@ -371,7 +371,8 @@ impl Creature {
 
     /// A climber whose nose nears a face ahead (the foot of a wall, a
     /// ceiling's end) rears up toward it: its target up turns toward the
-    /// face's normal as the gap closes, fully at contact. Feet ahead find
+    /// face's normal as the gap closes, at contact by the share of the face
+    /// it meets head on (all of one square across its path). Feet ahead find
     /// the face on their own, but a creature with none there (legs only at
     /// its sides and tail) kept its feet on the floor, its up the floor's,
     /// and pressed its nose to the wall for good.

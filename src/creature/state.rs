@@ -119,10 +119,11 @@ pub struct Creature {
     pub(super) among_walls: bool,
     /// The open ground's height under each corner of the body box (in
     /// [`body_corners`](super::body_corners) order), as the ground guard
-    /// last looked them up, and the body's (x, z) they were looked up for:
-    /// the metrics take them rather than look again (the guard only lifts
-    /// the body, so they hold until it moves across).
-    ground_under_corners: ([f32; 8], Vec2),
+    /// last looked them up, and the body's (x, z) and orientation they were
+    /// looked up for: the metrics take them rather than look again (the
+    /// guard only lifts the body, so they hold until it moves across or
+    /// turns).
+    ground_under_corners: ([f32; 8], (Vec2, Quat)),
 }
 
 impl std::fmt::Debug for Creature {
@@ -233,20 +234,27 @@ impl KindShared {
 }
 
 impl Creature {
-    /// The open ground's height under each corner of the body box, in
-    /// [`body_corners`](super::body_corners) order, when the ground guard
-    /// looked them up for where the body stands now.
-    /// Records the ground guard's look-ups under the body's corners.
+    /// Records the ground guard's look-ups under the body's corners, for
+    /// the body's pose now.
     pub(super) fn set_ground_under_corners(&mut self, heights: [f32; 8]) {
-        self.ground_under_corners = (
-            heights,
-            Vec2::new(self.body.position.x, self.body.position.z),
-        );
+        self.ground_under_corners = (heights, self.corners_key());
     }
 
+    /// The open ground's height under each corner of the body box, in
+    /// [`body_corners`](super::body_corners) order, when the ground guard
+    /// looked them up for the body's pose now (the same place across and
+    /// the same orientation: the guard only lifts the body, which moves no
+    /// corner across).
     pub(crate) fn ground_under_corners(&self) -> Option<&[f32; 8]> {
         let (heights, at) = &self.ground_under_corners;
-        (*at == Vec2::new(self.body.position.x, self.body.position.z)).then_some(heights)
+        (*at == self.corners_key()).then_some(heights)
+    }
+
+    /// What the corners' places across the ground depend on: the body's
+    /// (x, z) and its orientation.
+    fn corners_key(&self) -> (Vec2, Quat) {
+        let p = self.body.position;
+        (Vec2::new(p.x, p.z), self.body.orientation)
     }
 
     /// A creature standing on `terrain` at (x, z), facing `heading` radians
@@ -290,7 +298,7 @@ impl Creature {
             projected: Vec::new(),
             shared,
             among_walls: !terrain.shapes().is_empty(),
-            ground_under_corners: ([f32::NAN; 8], Vec2::NAN),
+            ground_under_corners: ([f32::NAN; 8], (Vec2::NAN, Quat::NAN)),
             spec,
         };
         creature.with_scratch(|creature| creature.place_legs(&terrain.at(origin)));
@@ -423,10 +431,11 @@ impl Creature {
     fn set_legs_on_footholds(&mut self, terrain: &Ground<'_>) {
         self.legs.clear();
         for (i, leg_spec) in self.spec.legs.iter().enumerate() {
-            let mut chain = self.shared.rest[i].clone();
-            chain.rotate_about_root(self.body.orientation);
-            chain.set_root(self.body.to_world(leg_spec.mount));
-            chain.set_rest_frame(self.body.orientation);
+            let chain = super::leg::rest_pose(
+                &self.shared.rest[i],
+                &self.body,
+                self.body.to_world(leg_spec.mount),
+            );
             let Foothold { hit, pull } = self.foothold(terrain, i, Vec3::ZERO, 0);
             self.legs.push(Leg {
                 chain,
