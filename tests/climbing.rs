@@ -577,6 +577,34 @@ fn the_octopod_held_astride_a_ridged_peak_steps_its_feet_and_walks_on() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// At the default frequency, legs nearly straight across the ridges laid
+/// their knees in them: a swinging foot past a bump (its leg reaching it
+/// only through the bump), a planted one the leg reached the same way
+/// (26–141 mm on these runs). A swinging foot is now drawn in and up out of
+/// the bump, and a planted one no pose keeps the knees out of is let go.
+#[test]
+fn legs_stretched_across_ridges_keep_their_knees_out_of_them() {
+    let mut failures = Vec::new();
+    for (creature, seed) in [
+        ("spider", 2),
+        ("spider", 5),
+        ("spider", 9),
+        ("centipede", 4),
+        ("centipede", 6),
+        ("centipede", 10),
+    ] {
+        let s = common::drive(
+            common::shipped_creature(creature),
+            steep_ridges(seed, 0.05),
+            "forward 40s",
+        );
+        for breach in clean_climb(&s) {
+            failures.push(format!("{creature} seed {seed}: {breach}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A five-legged climber's tail hip sits at the back of its body; climbing
 /// the room's back wall, the body's rear came down by the floor and the
 /// tail was crammed under it, an ankle 170 mm in the floor: no pole out of

@@ -79,6 +79,18 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
     chain
 }
 
+/// A planted foot whose knees the guard leaves in the surface is let go
+/// when its leg is stretched past this fraction of its reach (nearly
+/// straight, its knees near the line to the foot: no pose lifts them).
+const KNEE_STUCK_STRETCH: f32 = 0.9;
+
+/// Shares of its reach a swinging foot is drawn in to, in turn, when its
+/// knees find no room out of the surface.
+const DRAWN_IN_REACH: [f32; 3] = [0.85, 0.7, 0.55];
+
+/// Least gap a drawn-in swinging foot keeps from the surface (metres).
+const DRAWN_IN_CLEARANCE: f32 = 0.03;
+
 /// Passes of [`folded_clear_of`].
 const FOLD_PASSES: usize = 96;
 
@@ -346,16 +358,26 @@ impl Creature {
         // Twice the solver's tolerance at least: a file may ask for a
         // coarse one (up to a hundredth of its shortest bone).
         let missed = HANGING_FOOT.max(2.0 * self.spec.solver.tolerance);
-        if !leg.is_grounded() || leg.report.error <= missed {
+        if !leg.is_grounded() {
             return false;
         }
         // A foot well in reach that the solver missed stays planted (a
         // sloppy solver shows as slip); one stretched past where the body
         // stops for it (where a straight leg converges slowly) or out of
-        // reach is let go.
+        // reach is let go. So is a foot the leg reaches, nearly straight,
+        // only through the ground (a bump between hip and foot): no pose
+        // keeps its knees out, so it is no foothold.
         let reach = self.shared.frames[i].reach;
         let hip = leg.chain.root();
-        if reach_needed(terrain, hip, leg.foot) <= STOP_STRETCH * reach {
+        let needed = reach_needed(terrain, hip, leg.foot);
+        let knee = if terrain.has_shapes() {
+            leg.knee_clearance
+        } else {
+            leg.knee_gap
+        };
+        let out_of_reach = leg.report.error > missed && needed > STOP_STRETCH * reach;
+        let knee_stuck = knee < -KNEE_CLEARANCE && needed > KNEE_STUCK_STRETCH * reach;
+        if !(out_of_reach || knee_stuck) {
             return false;
         }
         let from = within_reach(hip, leg.chain.end(), HANGING_REACH * reach);
@@ -530,6 +552,60 @@ impl Creature {
             leg.report.error = error;
             leg.report.reached = error <= params.tolerance;
             depth = d;
+        }
+        if depth < KNEE_CLEARANCE && !self.legs[i].is_grounded() {
+            depth = self.draw_swinging_foot_in(terrain, i, params, depth);
+        }
+        depth
+    }
+
+    /// A foot in the air whose leg found no pose with its knees out of the
+    /// surface is drawn in toward the hip, where the leg bends and its
+    /// knees stand higher; the swing goes on from there. (Stretched nearly
+    /// straight past a bump, a swinging spider leg laid its knee 29 mm into
+    /// it.) Returns the clearance of the deepest inner joint of the pose
+    /// kept.
+    fn draw_swinging_foot_in(
+        &mut self,
+        terrain: &Ground<'_>,
+        i: usize,
+        params: &SolveParams,
+        mut depth: f32,
+    ) -> f32 {
+        let half = self.spec.body.size * 0.5;
+        let leg = &self.legs[i];
+        let (hip, reach, kind) = (leg.chain.root(), leg.chain.reach(), leg.solver);
+        for share in DRAWN_IN_REACH {
+            let mut foot = within_reach(hip, self.legs[i].foot, share * reach);
+            // Drawn in along a line through a bump, it comes up out of it.
+            let (d, normal) = terrain.distance_and_normal(foot);
+            if d < DRAWN_IN_CLEARANCE {
+                foot = within_reach(hip, foot + normal * (DRAWN_IN_CLEARANCE - d), share * reach);
+            }
+            if foot == self.legs[i].foot || terrain.signed_distance(foot) < KNEE_CLEARANCE {
+                continue;
+            }
+            let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
+            let report = solve_with(kind, &mut chain, foot, params);
+            if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
+                || report.error > params.tolerance
+                || chain_enters_body(&self.body, half, &chain)
+            {
+                continue;
+            }
+            let Some((d, _)) = deepest_joint(terrain, &chain) else {
+                continue;
+            };
+            if d > depth {
+                let leg = &mut self.legs[i];
+                leg.foot = foot;
+                leg.chain = chain;
+                leg.report = report;
+                depth = d;
+                if depth >= KNEE_CLEARANCE {
+                    break;
+                }
+            }
         }
         depth
     }
