@@ -577,6 +577,28 @@ fn the_octopod_held_astride_a_ridged_peak_steps_its_feet_and_walks_on() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// On a knife-edge crest (seed 1) the foothold of one octopod leg flipped
+/// between the crest by its hip and the flank below as the body rocked; it
+/// stepped back and forth between them and the other legs, never getting
+/// a turn, braked the body for good (7.2 m in 40 s). A step that would only
+/// take a foot back where its last step lifted it from now waits while
+/// another leg has a step to take.
+#[test]
+fn an_octopod_leg_does_not_step_back_and_forth_on_a_knife_edge_crest() {
+    let s = common::drive(
+        common::shipped_creature("octopod"),
+        steep_ridges(1, 0.05),
+        "forward 40s",
+    );
+    let wanted = 0.5 * f64::from(s.speed) * 38.0;
+    assert!(
+        s.distance >= wanted,
+        "moved {:.1} m, wanted {wanted:.1}",
+        s.distance
+    );
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+}
+
 /// At the default frequency, legs nearly straight across the ridges laid
 /// their knees in them: a swinging foot past a bump (its leg reaching it
 /// only through the bump), a planted one the leg reached the same way

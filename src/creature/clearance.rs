@@ -102,6 +102,7 @@ mod tests {
             knee_clearance: f32::INFINITY,
             hanging: false,
             knee_gap: f32::INFINITY,
+            lifted_from: Vec3::NAN,
         }
     }
 

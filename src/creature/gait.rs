@@ -25,6 +25,10 @@ use super::swing::{needed_lift, peak_swing_speed};
 use crate::geometry::ConvexHull;
 use crate::terrain::Ground;
 
+/// A foothold within this many strides of where the leg's last step lifted
+/// it from makes a step back (see `hold_back_steps`).
+const BACK_STEP: f32 = 0.25;
+
 /// A planted foot its leg misses by more than this (metres) steps before
 /// anything else.
 const MISSED_FOOT: f32 = 0.005;
@@ -209,6 +213,7 @@ impl Creature {
             };
             self.candidates.push(StepCandidate { leg: i, urgency });
         }
+        self.hold_back_steps();
         let duration = self.spec.swing_time(self.feet_speed());
         self.plan_stability_shift(duration);
         if self.candidates.is_empty() {
@@ -269,6 +274,30 @@ impl Creature {
         self.lift(terrain, &chosen, duration);
     }
 
+    /// Drops the candidates whose step would only take the foot back where
+    /// its last step lifted it from, while another leg has a step to take
+    /// (a foot about to be lost always steps). On a knife-edge crest a
+    /// foothold flips between the crest by the hip and the flank below as
+    /// the body rocks, and an octopod leg stepping back and forth between
+    /// them kept its other legs from ever stepping, the body braked by
+    /// them for good. Alone, such a step is taken: the leg may be the one
+    /// holding the body back. On open ground only: among walls a foot
+    /// rounding an edge may rightly step back to the face it left.
+    fn hold_back_steps(&mut self) {
+        if self.among_walls {
+            return;
+        }
+        let back = |legs: &[super::Leg], c: &StepCandidate, threshold: f32| {
+            let leg = &legs[c.leg];
+            c.urgency < 5.0 && leg.desired.distance(leg.lifted_from) <= BACK_STEP * threshold
+        };
+        let threshold = self.spec.gait.step_threshold;
+        let legs = &self.legs;
+        if self.candidates.iter().any(|c| !back(legs, c, threshold)) {
+            self.candidates.retain(|c| !back(legs, c, threshold));
+        }
+    }
+
     /// Whether a step would move `leg`'s foot: its foothold is more than a
     /// quarter stride from where the foot stands.
     pub(super) fn step_would_move(&self, leg: &super::Leg) -> bool {
@@ -327,6 +356,7 @@ impl Creature {
                 lift,
             };
             leg.planted_end = None;
+            leg.lifted_from = leg.foot;
             self.lifted[i] = true;
         }
     }

@@ -251,6 +251,9 @@ pub struct Leg {
     /// under it after the last solve (infinite with no inner joint): the
     /// metrics skip the knees' look-ups when it shows them all clear.
     pub knee_gap: f32,
+    /// Where the foot stood when the gait last lifted it (NaN before its
+    /// first step).
+    pub lifted_from: Vec3,
 }
 
 impl Leg {

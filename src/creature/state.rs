@@ -456,6 +456,7 @@ impl Creature {
                 knee_clearance: f32::INFINITY,
                 hanging: false,
                 knee_gap: f32::INFINITY,
+                lifted_from: Vec3::NAN,
             });
         }
     }
