@@ -172,8 +172,8 @@ impl Creature {
             DYNAMIC_PARTNER_FRACTION
         };
         self.candidates.clear();
-        // On open ground (among walls, where the drive already relieves a
-        // held climber, stepping every foot there cost knees at edges).
+        // Only on open ground: among walls the drive already relieves a
+        // held climber, and stepping every foot there cost knees at edges.
         let held = !self.among_walls && self.is_held();
         for (i, leg) in self.legs.iter().enumerate() {
             self.lifted[i] = leg.is_lifted();
@@ -287,14 +287,14 @@ impl Creature {
         if self.among_walls {
             return;
         }
-        let back = |legs: &[super::Leg], c: &StepCandidate, threshold: f32| {
-            let leg = &legs[c.leg];
-            c.urgency < 5.0 && leg.desired.distance(leg.lifted_from) <= BACK_STEP * threshold
-        };
-        let threshold = self.spec.gait.step_threshold;
+        let near = BACK_STEP * self.spec.gait.step_threshold;
         let legs = &self.legs;
-        if self.candidates.iter().any(|c| !back(legs, c, threshold)) {
-            self.candidates.retain(|c| !back(legs, c, threshold));
+        let back = |c: &StepCandidate| {
+            let leg = &legs[c.leg];
+            c.urgency < 5.0 && leg.desired.distance(leg.lifted_from) <= near
+        };
+        if self.candidates.iter().any(|c| !back(c)) {
+            self.candidates.retain(|c| !back(c));
         }
     }
 
