@@ -605,6 +605,21 @@ fn an_octopod_leg_does_not_step_back_and_forth_on_a_knife_edge_crest() {
     assert!(failure.is_none(), "{failure:?}");
 }
 
+/// A leg let go (it cannot stand where its foot is) is bent to most of its
+/// reach along the line to its foot; across a bump that point was inside
+/// it, and the spider's hanging foot started its swing 214 mm deep. (What
+/// is left on this run is a hip 22 mm into a crest beside the body, which
+/// the body's guard does not watch: see the README's "Not there yet".)
+#[test]
+fn a_leg_let_go_starts_its_swing_off_the_surface_not_inside_it() {
+    let s = on_ridges("spider", 5, 0.05);
+    assert!(
+        s.penetration_max <= 0.03,
+        "penetration_max {}",
+        s.penetration_max
+    );
+}
+
 /// At the default frequency, legs nearly straight across the ridges laid
 /// their knees in them: a swinging foot past a bump (its leg reaching it
 /// only through the bump), a planted one the leg reached the same way

@@ -383,7 +383,18 @@ impl Creature {
         if !(out_of_reach || knee_stuck) {
             return false;
         }
-        let from = within_reach(hip, leg.chain.end(), HANGING_REACH * reach);
+        let mut from = within_reach(hip, leg.chain.end(), HANGING_REACH * reach);
+        // Drawn in along a line through a bump, the foot would start its
+        // swing inside it (a spider's 214 mm deep for a step): it starts
+        // just off the surface instead, as a drawn-in swinging foot does.
+        if terrain.has_shapes() {
+            let (d, normal) = terrain.distance_and_normal(from);
+            if d < DRAWN_IN_CLEARANCE {
+                from += normal * (DRAWN_IN_CLEARANCE - d);
+            }
+        } else {
+            from.y = from.y.max(terrain.height(from.x, from.z) + DRAWN_IN_CLEARANCE);
+        }
         let phase = swing_on(
             terrain,
             from,
