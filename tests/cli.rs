@@ -152,10 +152,20 @@ fn check_accepts_every_shipped_file() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().count(),
-        args.len() - 1
-    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), args.len() - 1);
+    // Each creature's line says which surfaces it walks on.
+    for line in stdout.lines().filter(|l| l.contains(": creature ")) {
+        let climber = ["spider", "octopod"]
+            .iter()
+            .any(|c| line.contains(&format!("\"{c}\"")));
+        let says = if climber {
+            "climbs walls and ceilings"
+        } else {
+            "walks on ground up to 50°"
+        };
+        assert!(line.ends_with(says), "{line}");
+    }
 }
 
 #[test]

@@ -311,6 +311,18 @@ fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
         assert_eq!(found.line, Some(line), "{field}: {all}");
         assert!(found.to_string().contains(says), "{field}: {all}");
     }
+    // A misspelt `[[shape]]` is told `shapes` is what it could be.
+    let err = parse_terrain(
+        "typo.toml",
+        "name = \"t\"\n[[shape]]\nkind = \"box\"\ncenter = [0.0, 0.0, 0.0]\n",
+    )
+    .unwrap_err();
+    let typo = err
+        .all()
+        .find(|e| e.field.as_deref() == Some("shape"))
+        .unwrap_or_else(|| panic!("no error for `shape`: {err}"));
+    assert_eq!(typo.line, Some(2), "{err}");
+    assert!(typo.to_string().contains("`shapes`"), "{err}");
     // A good file with shapes is summarised with them.
     let ok = parse_terrain(
         "ok.toml",

@@ -235,6 +235,25 @@ impl<'i> Document<'i> {
         }
     }
 
+    /// [`Document::required_array`] for an array a file may leave out:
+    /// `None` when it is absent (still one of the keys an unknown one is
+    /// told it could be: a misspelt `[[shape]]` was offered every key but
+    /// `shapes`).
+    #[allow(clippy::type_complexity)]
+    pub fn optional_array<T: Deserialize<'i>>(
+        &mut self,
+        src: &Source<'_>,
+        key: &'static str,
+        errors: &mut Errors,
+    ) -> Option<(Range<usize>, Vec<Option<Spanned<T>>>)> {
+        if self.has(key) {
+            self.required_array(src, key, errors)
+        } else {
+            self.taken.push(key);
+            None
+        }
+    }
+
     /// The array of tables `key` (its span and each entry, `None` for an
     /// entry with errors, which are recorded), or `None` if it is missing or
     /// not an array.

@@ -217,13 +217,20 @@ impl std::fmt::Display for Checked {
         match self {
             Checked::Creature(c) => write!(
                 f,
-                "creature {:?}: {} legs, {} gait groups, solver {}, walks at {:.2} m/s (gait cap {:.2})",
+                "creature {:?}: {} legs, {} gait groups, solver {}, walks at {:.2} m/s (gait cap {:.2}), {}",
                 c.name,
                 c.legs.len(),
                 c.gait.groups.len(),
                 c.solver.kind,
                 c.walk_speed(),
-                c.speed_cap()
+                c.speed_cap(),
+                match c.body.surface {
+                    crate::creature::Surface::Any => "climbs walls and ceilings".to_string(),
+                    crate::creature::Surface::Ground => format!(
+                        "walks on ground up to {:.0}°",
+                        c.body.max_slope.to_degrees()
+                    ),
+                }
             ),
             Checked::Terrain(t) => {
                 write!(

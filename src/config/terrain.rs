@@ -169,18 +169,15 @@ pub fn parse_terrain_seeded(
         size: doc.optional(&src, "size", &mut errors).flatten(),
         resolution: doc.optional(&src, "resolution", &mut errors).flatten(),
         noise: doc.optional(&src, "noise", &mut errors).flatten(),
-        shapes: if doc.has("shapes") {
-            doc.required_array::<ShapeFile>(&src, "shapes", &mut errors)
-                .map(|(_, entries)| {
-                    entries
-                        .into_iter()
-                        .flatten()
-                        .map(Spanned::into_inner)
-                        .collect()
-                })
-        } else {
-            None
-        },
+        shapes: doc
+            .optional_array::<ShapeFile>(&src, "shapes", &mut errors)
+            .map(|(_, entries)| {
+                entries
+                    .into_iter()
+                    .flatten()
+                    .map(Spanned::into_inner)
+                    .collect()
+            }),
     };
     doc.refuse_unknown(&src, &mut errors);
     let terrain_name = file.name.as_ref().and_then(|name| {

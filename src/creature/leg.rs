@@ -393,7 +393,9 @@ impl Creature {
                 from += normal * (DRAWN_IN_CLEARANCE - d);
             }
         } else {
-            from.y = from.y.max(terrain.height(from.x, from.z) + DRAWN_IN_CLEARANCE);
+            from.y = from
+                .y
+                .max(terrain.height(from.x, from.z) + DRAWN_IN_CLEARANCE);
         }
         let phase = swing_on(
             terrain,
