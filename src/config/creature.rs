@@ -1197,7 +1197,8 @@ fn parse_joints(
                                 axis,
                                 format!("{at}.hinge.axis"),
                                 format!(
-                                    "must be a finite non-zero direction [x, y, z] in the body frame, got {v:?}"
+                                    "must be a finite non-zero direction [x, y, z] in the body frame, got {}",
+                                    super::fields::Numbers(&v.as_dvec3().to_array())
                                 ),
                             ));
                         }

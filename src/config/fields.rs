@@ -158,7 +158,10 @@ pub(super) fn finite_vec3(
         Err(check.at(
             value,
             field,
-            format!("must be three finite numbers [x, y, z] in metres, got {v:?}"),
+            format!(
+                "must be three finite numbers [x, y, z] in metres, got {}",
+                Numbers(&v.as_dvec3().to_array())
+            ),
         ))
     }
 }
@@ -369,15 +372,57 @@ fn deserialize<'i, T: Deserialize<'i>>(
 }
 
 /// A number as an error echoes it: as written for everyday sizes, in
-/// exponent form past 1e15 (`1e300`, not three hundred digits).
+/// exponent form past 1e15 (`1e300`, not three hundred digits). A value
+/// read into an `f32` is shown as that `f32` (`1e30`, not the
+/// `1.0000000150474662e30` its widening to `f64` spells).
 pub(super) struct Number(pub f64);
 
 impl std::fmt::Display for Number {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0.abs() >= 1e15 {
-            write!(f, "{:e}", self.0)
-        } else {
-            write!(f, "{}", self.0)
+        let narrow = self.0 as f32;
+        let big = self.0.abs() >= 1e15;
+        match (f64::from(narrow) == self.0, big) {
+            (true, true) => write!(f, "{narrow:e}"),
+            (true, false) => write!(f, "{narrow}"),
+            (false, true) => write!(f, "{:e}", self.0),
+            (false, false) => write!(f, "{}", self.0),
         }
+    }
+}
+
+/// Numbers as an error echoes them: `[1, -1, 0]`, each as [`Number`] shows
+/// it (not `Vec3(1.0, -1.0, 0.0)`).
+pub(super) struct Numbers<'a>(pub &'a [f64]);
+
+impl std::fmt::Display for Numbers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[")?;
+        for (k, v) in self.0.iter().enumerate() {
+            if k > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{}", Number(*v))?;
+        }
+        write!(f, "]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_echoed_as_written_not_as_widened_or_debug_printed() {
+        // An f32 read from a file, widened to f64, is shown as the f32.
+        assert_eq!(Number(f64::from(1e30f32)).to_string(), "1e30");
+        assert_eq!(Number(f64::from(-0.34f32)).to_string(), "-0.34");
+        // A genuine f64 keeps its own digits; huge ones take an exponent.
+        assert_eq!(Number(0.1).to_string(), "0.1");
+        assert_eq!(Number(1e300).to_string(), "1e300");
+        assert_eq!(Number(f64::NAN).to_string(), "NaN");
+        assert_eq!(
+            Numbers(&[1.0, -1.0, f64::from(1e30f32)]).to_string(),
+            "[1, -1, 1e30]"
+        );
     }
 }

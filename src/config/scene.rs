@@ -311,8 +311,8 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
                             value,
                             field("area"),
                             format!(
-                                "must be two positive numbers [x, z] in metres, got {:?}",
-                                [w, d]
+                                "must be two positive numbers [x, z] in metres, got {}",
+                                super::fields::Numbers(&[w, d])
                             ),
                         ));
                     }

@@ -405,7 +405,8 @@ fn parse_shape(
             &file.center,
             field("center"),
             format!(
-                "must be [x, y, z] in metres, each finite and within ±{MAX_SHAPE_METRES}, got {center:?}"
+                "must be [x, y, z] in metres, each finite and within ±{MAX_SHAPE_METRES}, got {}",
+                super::fields::Numbers(&center.as_dvec3().to_array())
             ),
         ));
     }
@@ -460,7 +461,8 @@ fn parse_shape(
                             field("size"),
                             format!(
                                 "must be the box's full extents [x, y, z], each from above 0 to \
-                                 {MAX_SHAPE_METRES} metres, got {v:?}"
+                                 {MAX_SHAPE_METRES} metres, got {}",
+                                super::fields::Numbers(&v.as_dvec3().to_array())
                             ),
                         ));
                         None
