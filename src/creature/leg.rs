@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
-use super::swing::{HANGING_REACH, swing_on, within_reach};
+use super::swing::{HANGING_REACH, off_surface, swing_on, within_reach};
 use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -358,12 +358,12 @@ impl Creature {
     /// often in the slope. Returns whether that solve repaired a bone.
     pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
         let leg = &self.legs[i];
-        // Twice the solver's tolerance at least: a file may ask for a
-        // coarse one (up to a hundredth of its shortest bone).
-        let missed = HANGING_FOOT.max(2.0 * self.spec.solver.tolerance);
         if !leg.is_grounded() {
             return false;
         }
+        // Twice the solver's tolerance at least: a file may ask for a
+        // coarse one (up to a hundredth of its shortest bone).
+        let missed = HANGING_FOOT.max(2.0 * self.spec.solver.tolerance);
         // A foot well in reach that the solver missed stays planted (a
         // sloppy solver shows as slip); one stretched past where the body
         // stops for it (where a straight leg converges slowly) or out of
@@ -383,20 +383,14 @@ impl Creature {
         if !(out_of_reach || knee_stuck) {
             return false;
         }
-        let mut from = within_reach(hip, leg.chain.end(), HANGING_REACH * reach);
         // Drawn in along a line through a bump, the foot would start its
         // swing inside it (a spider's 214 mm deep for a step): it starts
         // just off the surface instead, as a drawn-in swinging foot does.
-        if terrain.has_shapes() {
-            let (d, normal) = terrain.distance_and_normal(from);
-            if d < DRAWN_IN_CLEARANCE {
-                from += normal * (DRAWN_IN_CLEARANCE - d);
-            }
-        } else {
-            from.y = from
-                .y
-                .max(terrain.height(from.x, from.z) + DRAWN_IN_CLEARANCE);
-        }
+        let from = off_surface(
+            terrain,
+            within_reach(hip, leg.chain.end(), HANGING_REACH * reach),
+            DRAWN_IN_CLEARANCE,
+        );
         let phase = swing_on(
             terrain,
             from,

@@ -137,6 +137,23 @@ fn reach_share(leg: &super::Leg, progress: f32) -> f32 {
     }
 }
 
+/// `point`, at least `least` off the surface: pushed out along the nearest
+/// surface's normal in a solid world, raised on open ground.
+pub(super) fn off_surface(terrain: &Ground<'_>, point: Vec3, least: f32) -> Vec3 {
+    if terrain.has_shapes() {
+        let d = terrain.signed_distance(point);
+        if d < least {
+            return point + terrain.normal_at(point) * (least - d);
+        }
+    } else {
+        let lowest = terrain.height(point.x, point.z) + least;
+        if point.y < lowest {
+            return Vec3::new(point.x, lowest, point.z);
+        }
+    }
+    point
+}
+
 /// `point`, brought within `most` of `hip` along the line between them.
 pub(super) fn within_reach(hip: Vec3, point: Vec3, most: f32) -> Vec3 {
     let out = point - hip;
@@ -262,10 +279,7 @@ impl Creature {
             let hip = self.body.to_world(frame.mount);
             let most = reach_share(leg, progress) * frame.reach;
             if terrain.has_shapes() {
-                let d = terrain.signed_distance(foot);
-                if d < least {
-                    foot += terrain.normal_at(foot) * (least - d);
-                }
+                foot = off_surface(terrain, foot, least);
                 // Round an edge the straight line to a far foothold would
                 // stretch the leg through the corner: the foot stays within
                 // reach of its hip, and the knees can bend out of the solid.
@@ -277,11 +291,7 @@ impl Creature {
                 let most_step = EDGE_FOOT_SPEED * dt;
                 let step = foot - leg.foot;
                 if step.length() > most_step {
-                    foot = leg.foot + step * (most_step / step.length());
-                    let d = terrain.signed_distance(foot);
-                    if d < 0.0 {
-                        foot += terrain.normal_at(foot) * -d;
-                    }
+                    foot = off_surface(terrain, leg.foot + step * (most_step / step.length()), 0.0);
                 }
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
@@ -289,11 +299,7 @@ impl Creature {
                 // it rather than pointing straight at it: a straight leg
                 // aimed down a slope lays its knee in the ground. Then the
                 // guard, which the bend must not undo.
-                foot = within_reach(hip, foot, most);
-                let lowest = terrain.height(foot.x, foot.z) + least;
-                if foot.y < lowest {
-                    foot.y = lowest;
-                }
+                foot = off_surface(terrain, within_reach(hip, foot, most), least);
             }
             leg.foot = foot;
             leg.phase = LegPhase::Swinging {
