@@ -226,9 +226,13 @@ impl Creature {
         let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
         let up = self.body.up();
         // A climber cresting steep open ground finds its footholds behind
-        // its rest points (nothing ahead is in reach until its body has
-        // tipped over the crest): only the part of a foot's trail that a
-        // step would make up holds it back. Among walls the edge rays find
+        // its rest points, or to their side (nothing ahead is in reach
+        // until its body has tipped over the crest; on a ridged peak the
+        // feet gather at its tip): only the part of a foot's trail that a
+        // step would make up holds it back. (Counting only the part along
+        // the body's path, an octopod kept clear of a peak under its hips
+        // crept off it at a third of its speed.) Among walls, where only
+        // the part along the path counts, the edge rays find
         // the face round the edge instead, and the full trail is kept as
         // long as the body moves: a long body with its front feet on the
         // top of a wall and the rest on its face has them trailing rest
@@ -243,7 +247,11 @@ impl Creature {
             let rest = body.to_world(frame.rest) - self.motion.sway;
             let mut trail = (leg.foot - rest).reject_from_normalized(up).length();
             if climber {
-                let short = (rest - leg.desired).dot(forward).max(0.0);
+                let short = if self.among_walls {
+                    (rest - leg.desired).dot(forward).max(0.0)
+                } else {
+                    (rest - leg.desired).reject_from_normalized(up).length()
+                };
                 trail = (trail - short).max(0.0);
             }
             (stretch, BRAKE_STRETCH * trail / lag_limit)
@@ -297,7 +305,16 @@ impl Creature {
             return 1.0;
         }
         let next = self.moved(speed * dt, turn * dt);
-        let Some((now, after)) = self.support_margins(next.position - self.body.position) else {
+        // The lean moves the body too, in the same step: braking for the
+        // walk alone, a crawl stopped 3 mm inside its support and its lean
+        // carried it 1 mm out while a foot was in the air.
+        let sway = if self.among_walls {
+            Vec3::ZERO
+        } else {
+            self.motion.sway_velocity * dt
+        };
+        let Some((now, after)) = self.support_margins(next.position - self.body.position + sway)
+        else {
             return 1.0;
         };
         let per_step = now - after;

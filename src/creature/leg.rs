@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
-use super::swing::{HANGING_REACH, off_surface, swing_on, within_reach};
+use super::swing::{HANGING_REACH, SWING_REACH, off_surface, swing_on, within_reach};
 use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
@@ -87,6 +87,12 @@ const KNEE_STUCK_STRETCH: f32 = 0.9;
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
 /// knees find no room out of the surface.
 const DRAWN_IN_REACH: [f32; 3] = [0.85, 0.7, 0.55];
+
+/// Heights (fractions of the leg's reach) a swinging foot is lifted off the
+/// surface to, in turn, when drawing it in found no room for its knees: a
+/// foot already folded under its body only folds tighter drawn in (an
+/// octopod on its side on a ridged peak laid a knee 137 mm in the ground).
+const LIFTED_OUT: [f32; 3] = [0.15, 0.3, 0.45];
 
 /// Least gap a drawn-in swinging foot keeps from the surface (metres).
 const DRAWN_IN_CLEARANCE: f32 = 0.03;
@@ -399,8 +405,19 @@ impl Creature {
             &self.spec.gait,
             reach,
         );
+        // On open ground a foot let go because its leg no longer reaches it
+        // stays where the leg's end is and follows its swing from there no
+        // faster than a foot may move (it jumped 73 mm in a step, 9.8 m/s,
+        // to the bent start). One let go for a knee stuck in the ground
+        // starts bent at once: the knee must come out now.
+        let continuous = !terrain.has_shapes() && !knee_stuck;
+        let start = if continuous {
+            off_surface(terrain, leg.chain.end(), 0.0)
+        } else {
+            from
+        };
         let leg = &mut self.legs[i];
-        leg.foot = from;
+        leg.foot = start;
         leg.phase = phase;
         leg.planted_end = None;
         leg.hanging = true;
@@ -585,8 +602,20 @@ impl Creature {
         let half = self.spec.body.size * 0.5;
         let leg = &self.legs[i];
         let (hip, reach, kind) = (leg.chain.root(), leg.chain.reach(), leg.solver);
-        for share in DRAWN_IN_REACH {
-            let mut foot = within_reach(hip, self.legs[i].foot, share * reach);
+        let start = self.legs[i].foot;
+        let normal_at_foot = terrain.distance_and_normal(start).1;
+        // Drawn in toward the hip first; then, for a foot already folded
+        // under the body (drawing in folds it tighter), lifted off the
+        // surface instead.
+        let drawn_in = DRAWN_IN_REACH.map(|share| (within_reach(hip, start, share * reach), share));
+        let lifted = LIFTED_OUT.map(|lift| {
+            let share = SWING_REACH;
+            (
+                within_reach(hip, start + normal_at_foot * (lift * reach), share * reach),
+                share,
+            )
+        });
+        for (mut foot, share) in drawn_in.into_iter().chain(lifted) {
             // Drawn in along a line through a bump, it comes up out of it.
             let (d, normal) = terrain.distance_and_normal(foot);
             if d < DRAWN_IN_CLEARANCE {
@@ -598,7 +627,10 @@ impl Creature {
             let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
             let report = solve_with(kind, &mut chain, foot, params);
             if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
-                || report.error > params.tolerance
+                // No farther off the foot than the pose it replaces (a
+                // solver short of a nearly straight leg's foot by 3 mm
+                // found every drawn-in pose too, but kept none).
+                || report.error > self.legs[i].report.error.max(params.tolerance)
                 || chain_enters_body(&self.body, half, &chain)
             {
                 continue;

@@ -19,6 +19,7 @@ use glam::{Quat, Vec3};
 
 use super::leg::LegPhase;
 use super::spec::OrientationSource;
+use super::state::LegFrame;
 use super::{Body, Creature, feet_plane_normal};
 use crate::terrain::{Ground, RayHit};
 
@@ -58,6 +59,24 @@ const FACING_UP: f32 = 0.25;
 fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
     [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
         .map(|(sx, sz)| body.to_world(Vec3::new(sx * half.x, -half.y, sz * half.z)))
+}
+
+/// The points of the underside of a body box of half-extents `half` below
+/// each leg's hip (world frame). With the box's corners, they are where the
+/// body meets a crest or an edge: a long body across a ridge, or any body
+/// rounding a wall's top, rests on it between its corners.
+pub(super) fn underside_below_hips<'a>(
+    body: &'a Body,
+    half: Vec3,
+    frames: &'a [LegFrame],
+) -> impl Iterator<Item = Vec3> + 'a {
+    frames.iter().map(move |frame| {
+        body.to_world(Vec3::new(
+            frame.mount.x.clamp(-half.x, half.x),
+            -half.y,
+            frame.mount.z.clamp(-half.z, half.z),
+        ))
+    })
 }
 
 /// How far ahead (seconds of motion) the height spring looks for ground
@@ -306,6 +325,11 @@ impl Creature {
         underside_points(&self.body, half)
             .into_iter()
             .for_each(&mut shortfall);
+        // Under the hips too: rounding a wall's top the body rests on the
+        // edge between its corners (the octopod's underside went 54 mm into
+        // it), and a long body on a crest (the centipede's 189 mm into
+        // ridged noise).
+        underside_below_hips(&self.body, half, &self.shared.frames).for_each(&mut shortfall);
         for k in 1..=GUARD_HORIZONS {
             let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
             let ahead = Body {
@@ -434,7 +458,15 @@ impl Creature {
             *ground = terrain.height(corner.x, corner.z);
             lift = lift.max(*ground + BODY_CLEARANCE - corner.y);
         }
-        self.set_ground_under_corners(under);
+        // And under the hips, where a long body rests on a crest between
+        // its corners.
+        let mut below_hips = f32::INFINITY;
+        for below_hip in self.underside_below_hips() {
+            let ground = terrain.height(below_hip.x, below_hip.z);
+            lift = lift.max(ground + BODY_CLEARANCE - below_hip.y);
+            below_hips = below_hips.min(below_hip.y - ground - centre.y);
+        }
+        self.set_ground_under_body(under, below_hips);
         if lift > 0.0 {
             self.body.position.y += lift;
             // The spring must not pull it back down at once.
@@ -442,8 +474,9 @@ impl Creature {
         }
     }
 
-    /// The hard guard in a solid world: no corner of the body box, and not
-    /// its centre, comes nearer any surface (floor, wall or ceiling) than
+    /// The hard guard in a solid world: no corner of the body box, no point
+    /// of its underside below a hip, and not its centre, comes nearer any
+    /// surface (floor, wall or ceiling) than
     /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's
     /// normal, a few times over for corners against two faces at once.
     fn keep_body_clear(&mut self, terrain: &Ground<'_>) {
@@ -460,6 +493,9 @@ impl Creature {
             consider(self.body.position, centre_margin);
             for corner in body_corners(&self.body, half) {
                 consider(corner, BODY_CLEARANCE);
+            }
+            for point in self.underside_below_hips() {
+                consider(point, BODY_CLEARANCE);
             }
             let Some((short, at)) = worst else {
                 return;

@@ -117,13 +117,9 @@ pub struct Creature {
     /// Whether the terrain it walks has shapes (walls, roofs): set each
     /// step, for the stages that treat edges apart.
     pub(super) among_walls: bool,
-    /// The open ground's height under each corner of the body box (in
-    /// [`body_corners`](super::body_corners) order), as the ground guard
-    /// last looked them up, and the body's (x, z) and orientation they were
-    /// looked up for: the metrics take them rather than look again (the
-    /// guard only lifts the body, so they hold until it moves across or
-    /// turns).
-    ground_under_corners: ([f32; 8], (Vec2, Quat)),
+    /// What the ground guard last looked up under the body, for the
+    /// metrics to take rather than look again (see [`GroundUnderBody`]).
+    ground_under_body: GroundUnderBody,
 }
 
 impl std::fmt::Debug for Creature {
@@ -135,6 +131,22 @@ impl std::fmt::Debug for Creature {
             .field("input", &self.input)
             .finish_non_exhaustive()
     }
+}
+
+/// The open ground under the body as the ground guard last looked it up,
+/// and the body's (x, z) and orientation it was looked up for. The guard
+/// only lifts the body, which moves nothing across the ground, so the
+/// look-ups hold until the body moves across or turns.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GroundUnderBody {
+    /// The ground's height under each corner of the body box, in
+    /// [`body_corners`](super::body_corners) order.
+    pub corners: [f32; 8],
+    /// The least vertical gap between the underside below a hip and the
+    /// ground there, less the body's height (so the guard's lift leaves it
+    /// unchanged): add the body's height for the gap.
+    pub below_hips: f32,
+    at: (Vec2, Quat),
 }
 
 /// What every creature of one kind shares and never changes, derived once
@@ -234,25 +246,36 @@ impl KindShared {
 }
 
 impl Creature {
-    /// Records the ground guard's look-ups under the body's corners, for
-    /// the body's pose now.
-    pub(super) fn set_ground_under_corners(&mut self, heights: [f32; 8]) {
-        self.ground_under_corners = (heights, self.corners_key());
+    /// Records the ground guard's look-ups under the body (see
+    /// [`GroundUnderBody`]), for the body's pose now.
+    pub(super) fn set_ground_under_body(&mut self, corners: [f32; 8], below_hips: f32) {
+        self.ground_under_body = GroundUnderBody {
+            corners,
+            below_hips,
+            at: self.ground_key(),
+        };
     }
 
-    /// The open ground's height under each corner of the body box, in
-    /// [`body_corners`](super::body_corners) order, when the ground guard
-    /// looked them up for the body's pose now (the same place across and
-    /// the same orientation: the guard only lifts the body, which moves no
-    /// corner across).
-    pub(crate) fn ground_under_corners(&self) -> Option<&[f32; 8]> {
-        let (heights, at) = &self.ground_under_corners;
-        (*at == self.corners_key()).then_some(heights)
+    /// What the ground guard looked up under the body, when it did so for
+    /// the body's pose now (the same place across, the same orientation).
+    pub(crate) fn ground_under_body(&self) -> Option<&GroundUnderBody> {
+        let under = &self.ground_under_body;
+        (under.at == self.ground_key()).then_some(under)
     }
 
-    /// What the corners' places across the ground depend on: the body's
-    /// (x, z) and its orientation.
-    fn corners_key(&self) -> (Vec2, Quat) {
+    /// The points of the body box's underside below each hip (world
+    /// frame); see `posture::underside_below_hips`.
+    pub(crate) fn underside_below_hips(&self) -> impl Iterator<Item = Vec3> + '_ {
+        super::posture::underside_below_hips(
+            &self.body,
+            self.spec.body.size * 0.5,
+            &self.shared.frames,
+        )
+    }
+
+    /// What the places across the ground under the body depend on: the
+    /// body's (x, z) and its orientation.
+    fn ground_key(&self) -> (Vec2, Quat) {
         let p = self.body.position;
         (Vec2::new(p.x, p.z), self.body.orientation)
     }
@@ -298,7 +321,11 @@ impl Creature {
             projected: Vec::new(),
             shared,
             among_walls: !terrain.shapes().is_empty(),
-            ground_under_corners: ([f32::NAN; 8], (Vec2::NAN, Quat::NAN)),
+            ground_under_body: GroundUnderBody {
+                corners: [f32::NAN; 8],
+                below_hips: f32::NAN,
+                at: (Vec2::NAN, Quat::NAN),
+            },
             spec,
         };
         creature.with_scratch(|creature| creature.place_legs(&terrain.at(origin)));

@@ -26,7 +26,7 @@ const SWING_CLEARANCE: f32 = 0.02;
 const CORRECTION_SHARE: f32 = 0.5;
 /// A swinging foot stays within this fraction of its leg's reach from the
 /// hip (in a solid world, where a swing rounds edges).
-const SWING_REACH: f32 = 0.97;
+pub(super) const SWING_REACH: f32 = 0.97;
 /// Farthest from the surface a foot may land, metres (the metrics' gap
 /// limit is 1 cm).
 const LANDING_GAP: f32 = 0.005;
@@ -34,10 +34,13 @@ const LANDING_GAP: f32 = 0.005;
 /// stays within this fraction of its leg's reach from the hip: bent enough
 /// for its knees to stand out of a slope it reaches down.
 pub(super) const HANGING_REACH: f32 = 0.85;
-/// Fastest a swinging foot follows its path round an edge, m/s (the gait
-/// keeps swings under [`FOOT_SPEED_LIMIT`](super::spec::FOOT_SPEED_LIMIT)
-/// elsewhere).
-const EDGE_FOOT_SPEED: f32 = 5.0;
+/// Fastest a foot in the air follows its path, m/s (the gait keeps swings
+/// themselves under [`FOOT_SPEED_LIMIT`](super::spec::FOOT_SPEED_LIMIT)).
+/// In a solid world it bounds every swinging foot: rounding an edge the
+/// body turns the arc with it. On open ground it bounds a hanging foot,
+/// which is let go where its leg's end was and follows its swing from
+/// there (it jumped 73 mm in a step, 9.8 m/s, to the swing's bent start).
+const FOOT_FOLLOW_SPEED: f32 = 5.0;
 /// How many times over a swing a moved landing point has its arc's
 /// clearance checked again, in a world with shapes.
 const LIFT_CHECKS: f32 = 8.0;
@@ -154,6 +157,20 @@ pub(super) fn off_surface(terrain: &Ground<'_>, point: Vec3, least: f32) -> Vec3
     point
 }
 
+/// Where a foot in the air at `previous` goes toward `wanted` in a step of
+/// `dt` seconds: all the way, or [`FOOT_FOLLOW_SPEED`] × `dt` of it and
+/// kept out of the surface.
+fn follow(terrain: &Ground<'_>, previous: Vec3, wanted: Vec3, dt: f32) -> Vec3 {
+    let most = FOOT_FOLLOW_SPEED * dt;
+    let step = wanted - previous;
+    let length = step.length();
+    if length > most {
+        off_surface(terrain, previous + step * (most / length), 0.0)
+    } else {
+        wanted
+    }
+}
+
 /// `point`, brought within `most` of `hip` along the line between them.
 pub(super) fn within_reach(hip: Vec3, point: Vec3, most: f32) -> Vec3 {
     let out = point - hip;
@@ -202,6 +219,10 @@ impl Creature {
             else {
                 continue;
             };
+            // On open ground a hanging foot (let go where its leg's end
+            // was) follows its path no faster than a foot may move; in a
+            // solid world every swinging foot does (see below).
+            let follows = leg.hanging && !terrain.has_shapes();
             let progress = (progress + dt / duration).min(1.0);
             // Follow a foothold that moved, ever more slowly as the foot comes down.
             // Finite even for a stride no leg spans (a file may ask for
@@ -267,6 +288,20 @@ impl Creature {
                     leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
                     continue;
                 }
+                // A foot bent short of its landing point (or drawn in out
+                // of a bump) comes down to it no faster than a foot may
+                // move, then lands.
+                if follows && leg.foot.distance(to) > FOOT_FOLLOW_SPEED * dt {
+                    leg.foot = follow(terrain, leg.foot, to, dt);
+                    leg.phase = LegPhase::Swinging {
+                        from,
+                        to,
+                        progress,
+                        duration,
+                        lift,
+                    };
+                    continue;
+                }
                 leg.foot = to;
                 leg.phase = LegPhase::Grounded;
                 leg.hanging = false;
@@ -284,15 +319,6 @@ impl Creature {
                 // stretch the leg through the corner: the foot stays within
                 // reach of its hip, and the knees can bend out of the solid.
                 foot = within_reach(hip, foot, most);
-                // Rounding an edge the body turns fast, and the arc (along
-                // its up), the guard and the reach with it: the foot follows
-                // no faster than a swinging foot may move, and never into
-                // the solid.
-                let most_step = EDGE_FOOT_SPEED * dt;
-                let step = foot - leg.foot;
-                if step.length() > most_step {
-                    foot = off_surface(terrain, leg.foot + step * (most_step / step.length()), 0.0);
-                }
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
                 // point the body has left behind), the leg bends short of
@@ -301,7 +327,15 @@ impl Creature {
                 // guard, which the bend must not undo.
                 foot = off_surface(terrain, within_reach(hip, foot, most), least);
             }
-            leg.foot = foot;
+            // Rounding an edge the body turns fast, and the arc (along its
+            // up), the guard and the reach with it; a leg let go starts
+            // where its foot was: the foot follows no faster than a foot
+            // may move, and never into the surface.
+            leg.foot = if terrain.has_shapes() || follows {
+                follow(terrain, leg.foot, foot, dt)
+            } else {
+                foot
+            };
             leg.phase = LegPhase::Swinging {
                 from,
                 to,

@@ -306,7 +306,7 @@ impl Metrics {
         }
         let half = creature.spec().body.size * 0.5;
         let mut body_clearance = height;
-        let guarded = creature.ground_under_corners();
+        let guarded = creature.ground_under_body();
         for (k, corner) in crate::creature::body_corners(body, half)
             .into_iter()
             .enumerate()
@@ -317,10 +317,29 @@ impl Metrics {
                 // Open ground: the corner's vertical gap on the normal
                 // under the body (one lookup, not five, a corner; none when
                 // the ground guard looked it up this step).
-                let ground = guarded.map_or_else(|| terrain.height(corner.x, corner.z), |g| g[k]);
+                let ground =
+                    guarded.map_or_else(|| terrain.height(corner.x, corner.z), |g| g.corners[k]);
                 (corner.y - ground) * normal.y
             };
             body_clearance = min_or_nan(body_clearance, d);
+        }
+        // Under the hips too: a long body rests on a crest, and any body on
+        // a wall's edge, between its corners.
+        match guarded {
+            Some(guarded) if !terrain.has_shapes() => {
+                let gap = body.position.y + guarded.below_hips;
+                body_clearance = min_or_nan(body_clearance, gap * normal.y);
+            }
+            _ => {
+                for below_hip in creature.underside_below_hips() {
+                    let d = if terrain.has_shapes() {
+                        terrain.signed_distance(below_hip)
+                    } else {
+                        (below_hip.y - terrain.height(below_hip.x, below_hip.z)) * normal.y
+                    };
+                    body_clearance = min_or_nan(body_clearance, d);
+                }
+            }
         }
         self.body_clearance_min = min_or_nan(self.body_clearance_min, body_clearance);
         self.body_height_min = min_or_nan(self.body_height_min, height);
