@@ -153,8 +153,9 @@ pub struct Metrics {
     pub foot_gap_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
-    /// Smallest distance from the body box (its corners and centre) to the
-    /// surface; negative: inside the solid.
+    /// Smallest distance from the body box (its corners, its centre and
+    /// its underside below each hip) to the surface; negative: inside the
+    /// solid.
     pub body_clearance_min: f32,
     /// Smallest distance from a leg's inner joints (knees: not the hip, not
     /// the foot) to the surface; negative: inside the solid.
@@ -568,8 +569,8 @@ pub struct Summary {
     pub foot_gap_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
-    /// Smallest distance from the body box to the surface (negative:
-    /// inside the solid).
+    /// Smallest distance from the body box (its corners and its underside
+    /// below each hip) to the surface (negative: inside the solid).
     pub body_clearance_min: f32,
     /// Smallest distance from an inner joint (a knee) to the surface
     /// (negative: inside the solid).
