@@ -288,32 +288,25 @@ impl Creature {
                     leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
                     continue;
                 }
-                // A foot bent short of its landing point (or drawn in out
-                // of a bump) comes down to it no faster than a foot may
-                // move, then lands.
-                if follows && leg.foot.distance(to) > FOOT_FOLLOW_SPEED * dt {
-                    leg.foot = follow(terrain, leg.foot, to, dt);
-                    leg.phase = LegPhase::Swinging {
-                        from,
-                        to,
-                        progress,
-                        duration,
-                        lift,
-                    };
+                // A foot bent short of its landing point comes down to it
+                // no faster than a foot may move (below), then lands.
+                if !(follows && leg.foot.distance(to) > FOOT_FOLLOW_SPEED * dt) {
+                    leg.foot = to;
+                    leg.phase = LegPhase::Grounded;
+                    leg.hanging = false;
+                    touchdowns += 1;
                     continue;
                 }
-                leg.foot = to;
-                leg.phase = LegPhase::Grounded;
-                leg.hanging = false;
-                touchdowns += 1;
-                continue;
             }
             let mut foot = swing_point(from, to, up, lift, progress);
             // A last guard for ground the clearance samples missed.
             let least = SWING_CLEARANCE * arc(progress);
             let hip = self.body.to_world(frame.mount);
             let most = reach_share(leg, progress) * frame.reach;
-            if terrain.has_shapes() {
+            if progress >= 1.0 {
+                // Still coming down to its landing point: straight to it.
+                foot = to;
+            } else if terrain.has_shapes() {
                 foot = off_surface(terrain, foot, least);
                 // Round an edge the straight line to a far foothold would
                 // stretch the leg through the corner: the foot stays within
