@@ -88,8 +88,9 @@ const KNEE_STUCK_STRETCH: f32 = 0.9;
 /// knees find no room out of the surface.
 const DRAWN_IN_REACH: [f32; 3] = [0.85, 0.7, 0.55];
 
-/// Heights (fractions of the leg's reach) a swinging foot is lifted off the
-/// surface to, in turn, when drawing it in found no room for its knees: a
+/// How far (fractions of the leg's reach) a swinging foot is lifted along
+/// the surface's normal, in turn (then brought within reach of its hip),
+/// when drawing it in found no room for its knees: a
 /// foot already folded under its body only folds tighter drawn in (an
 /// octopod on its side on a ridged peak laid a knee 137 mm in the ground).
 const LIFTED_OUT: [f32; 3] = [0.15, 0.3, 0.45];
@@ -359,9 +360,11 @@ impl Creature {
     /// foothold, hanging, so it is never counted as standing where it
     /// cannot.
     ///
-    /// The leg is posed again for the start of that swing, bent short of
-    /// its reach: the pose that missed the foot is a straight leg, its knee
-    /// often in the slope. Returns whether that solve repaired a bone.
+    /// The leg is posed again for the start of that swing: bent short of
+    /// its reach among walls, or for a knee stuck in the ground (the pose
+    /// that missed the foot is a straight leg, its knee often in the
+    /// slope); on open ground otherwise at its end, the swing bending it as
+    /// the foot follows. Returns whether that solve repaired a bone.
     pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
         let leg = &self.legs[i];
         if !leg.is_grounded() {
@@ -408,8 +411,9 @@ impl Creature {
         // On open ground a foot let go because its leg no longer reaches it
         // stays where the leg's end is and follows its swing from there no
         // faster than a foot may move (it jumped 73 mm in a step, 9.8 m/s,
-        // to the bent start). One let go for a knee stuck in the ground
-        // starts bent at once: the knee must come out now.
+        // to the bent start), unless the knee guard draws it in after this
+        // solve. One let go for a knee stuck in the ground starts bent at
+        // once: the knee must come out now.
         let continuous = !terrain.has_shapes() && !knee_stuck;
         let start = if continuous {
             off_surface(terrain, leg.chain.end(), 0.0)
@@ -588,10 +592,11 @@ impl Creature {
 
     /// A foot in the air whose leg found no pose with its knees out of the
     /// surface is drawn in toward the hip, where the leg bends and its
-    /// knees stand higher; the swing goes on from there. (Stretched nearly
-    /// straight past a bump, a swinging spider leg laid its knee 29 mm into
-    /// it.) Returns the clearance of the deepest inner joint of the pose
-    /// kept.
+    /// knees stand higher, or, failing that, lifted off the surface (a
+    /// foot folded under its body); the swing goes on from there.
+    /// (Stretched nearly straight past a bump, a swinging spider leg laid
+    /// its knee 29 mm into it.) Returns the clearance of the deepest inner
+    /// joint of the pose kept.
     fn draw_swinging_foot_in(
         &mut self,
         terrain: &Ground<'_>,
@@ -627,9 +632,10 @@ impl Creature {
             let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
             let report = solve_with(kind, &mut chain, foot, params);
             if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
-                // No farther off the foot than the pose it replaces (a
-                // solver short of a nearly straight leg's foot by 3 mm
-                // found every drawn-in pose too, but kept none).
+                // No farther off its point than the pose it replaces is
+                // off its foot (a solver 3 mm short of a nearly straight
+                // leg's foot missed every drawn-in point by more than the
+                // tolerance too, and none was kept).
                 || report.error > self.legs[i].report.error.max(params.tolerance)
                 || chain_enters_body(&self.body, half, &chain)
             {
@@ -640,7 +646,13 @@ impl Creature {
             };
             if d > depth {
                 let leg = &mut self.legs[i];
-                leg.foot = foot;
+                // A pose short of its new point by more than the tolerance
+                // puts the foot where the leg's end is, not where it missed.
+                leg.foot = if report.error > params.tolerance {
+                    chain.end()
+                } else {
+                    foot
+                };
                 leg.chain = chain;
                 leg.report = report;
                 depth = d;

@@ -62,7 +62,9 @@ fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
 }
 
 /// The points of the underside of a body box of half-extents `half` below
-/// each leg's hip (world frame). With the box's corners, they are where the
+/// each leg's hip (world frame): the mount's place across the body, kept
+/// within the box's footprint, on the underside whatever the mount's
+/// height. With the box's corners, they are where the
 /// body meets a crest or an edge: a long body across a ridge, or any body
 /// rounding a wall's top, rests on it between its corners.
 pub(super) fn underside_below_hips<'a>(
@@ -327,9 +329,9 @@ impl Creature {
             .for_each(&mut shortfall);
         // Under the hips too: rounding a wall's top the body rests on the
         // edge between its corners (the octopod's underside went 54 mm into
-        // it), and a long body on a crest (the centipede's 189 mm into
+        // it), and a long body on a crest (the centipede's 188 mm into
         // ridged noise).
-        underside_below_hips(&self.body, half, &self.shared.frames).for_each(&mut shortfall);
+        self.underside_below_hips().for_each(&mut shortfall);
         for k in 1..=GUARD_HORIZONS {
             let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
             let ahead = Body {
@@ -436,8 +438,8 @@ impl Creature {
         }
     }
 
-    /// A hard guard under the springs: the body's centre and the corners of
-    /// its box never go below the ground (a bump taller than the ride
+    /// A hard guard under the springs: the body's centre, the corners of
+    /// its box and its underside below each hip never go below the ground (a bump taller than the ride
     /// height, met at speed; a flank steeper than the body's tilt). Lifts
     /// the body straight up by the deepest shortfall.
     pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {

@@ -143,8 +143,8 @@ pub(crate) struct GroundUnderBody {
     /// [`body_corners`](super::body_corners) order.
     pub corners: [f32; 8],
     /// The least vertical gap between the underside below a hip and the
-    /// ground there, less the body's height (so the guard's lift leaves it
-    /// unchanged): add the body's height for the gap.
+    /// ground there, less the y of the body's position (so the guard's lift
+    /// leaves it unchanged): add `body.position.y` for the gap.
     pub below_hips: f32,
     at: (Vec2, Quat),
 }

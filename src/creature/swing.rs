@@ -36,8 +36,8 @@ const LANDING_GAP: f32 = 0.005;
 pub(super) const HANGING_REACH: f32 = 0.85;
 /// Fastest a foot in the air follows its path, m/s (the gait keeps swings
 /// themselves under [`FOOT_SPEED_LIMIT`](super::spec::FOOT_SPEED_LIMIT)).
-/// In a solid world it bounds every swinging foot: rounding an edge the
-/// body turns the arc with it. On open ground it bounds a hanging foot,
+/// In a solid world it bounds a swinging foot along its arc: rounding an
+/// edge the body turns the arc with it. On open ground it bounds a hanging foot,
 /// which is let go where its leg's end was and follows its swing from
 /// there (it jumped 73 mm in a step, 9.8 m/s, to the swing's bent start).
 const FOOT_FOLLOW_SPEED: f32 = 5.0;
@@ -304,7 +304,8 @@ impl Creature {
             let hip = self.body.to_world(frame.mount);
             let most = reach_share(leg, progress) * frame.reach;
             if progress >= 1.0 {
-                // Still coming down to its landing point: straight to it.
+                // Still coming down to its landing point (only a foot that
+                // `follows` gets here): straight to it.
                 foot = to;
             } else if terrain.has_shapes() {
                 foot = off_surface(terrain, foot, least);

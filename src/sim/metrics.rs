@@ -569,8 +569,9 @@ pub struct Summary {
     pub foot_gap_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
-    /// Smallest distance from the body box (its corners and its underside
-    /// below each hip) to the surface (negative: inside the solid).
+    /// Smallest distance from the body box (its centre, its corners and
+    /// its underside below each hip) to the surface (negative: inside the
+    /// solid).
     pub body_clearance_min: f32,
     /// Smallest distance from an inner joint (a knee) to the surface
     /// (negative: inside the solid).
