@@ -19,7 +19,6 @@ use glam::{Quat, Vec3};
 
 use super::leg::LegPhase;
 use super::spec::OrientationSource;
-use super::state::LegFrame;
 use super::{Body, Creature, feet_plane_normal};
 use crate::terrain::{Ground, RayHit};
 
@@ -59,26 +58,6 @@ const FACING_UP: f32 = 0.25;
 fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
     [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
         .map(|(sx, sz)| body.to_world(Vec3::new(sx * half.x, -half.y, sz * half.z)))
-}
-
-/// The points of the underside of a body box of half-extents `half` below
-/// each leg's hip (world frame): the mount's place across the body, kept
-/// within the box's footprint, on the underside whatever the mount's
-/// height. With the box's corners, they are where the
-/// body meets a crest or an edge: a long body across a ridge, or any body
-/// rounding a wall's top, rests on it between its corners.
-pub(super) fn underside_below_hips<'a>(
-    body: &'a Body,
-    half: Vec3,
-    frames: &'a [LegFrame],
-) -> impl Iterator<Item = Vec3> + 'a {
-    frames.iter().map(move |frame| {
-        body.to_world(Vec3::new(
-            frame.mount.x.clamp(-half.x, half.x),
-            -half.y,
-            frame.mount.z.clamp(-half.z, half.z),
-        ))
-    })
 }
 
 /// How far ahead (seconds of motion) the height spring looks for ground
@@ -439,9 +418,10 @@ impl Creature {
     }
 
     /// A hard guard under the springs: the body's centre, the corners of
-    /// its box and its underside below each hip never go below the ground (a bump taller than the ride
-    /// height, met at speed; a flank steeper than the body's tilt). Lifts
-    /// the body straight up by the deepest shortfall.
+    /// its box and its underside below each hip never go below the ground
+    /// (a bump taller than the ride height, met at speed; a flank steeper
+    /// than the body's tilt). Lifts the body straight up by the deepest
+    /// shortfall.
     pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
         if terrain.has_shapes() {
             self.keep_body_clear(terrain);

@@ -264,13 +264,20 @@ impl Creature {
     }
 
     /// The points of the body box's underside below each hip (world
-    /// frame); see `posture::underside_below_hips`.
+    /// frame): the mount's place across the body, kept within the box's
+    /// footprint, on the underside whatever the mount's height. With the
+    /// box's corners, they are where the body meets a crest or an edge: a
+    /// long body across a ridge, or any body rounding a wall's top, rests
+    /// on it between its corners.
     pub(crate) fn underside_below_hips(&self) -> impl Iterator<Item = Vec3> + '_ {
-        super::posture::underside_below_hips(
-            &self.body,
-            self.spec.body.size * 0.5,
-            &self.shared.frames,
-        )
+        let half = self.spec.body.size * 0.5;
+        self.shared.frames.iter().map(move |frame| {
+            self.body.to_world(Vec3::new(
+                frame.mount.x.clamp(-half.x, half.x),
+                -half.y,
+                frame.mount.z.clamp(-half.z, half.z),
+            ))
+        })
     }
 
     /// What the places across the ground under the body depend on: the
