@@ -683,6 +683,18 @@ fn legs_stretched_across_ridges_keep_their_knees_out_of_them() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// An octopod that fell on its side on the sharp peak it starts on set a
+/// foot down where its bent leg reached it only through the peak, an
+/// ankle 35–117 mm in (seeds 1 and 6): the guard found no pose out, and
+/// only a leg nearly straight was let go. A planted foot whose knees stay
+/// buried deeper than 15 mm is now let go however bent its leg.
+#[test]
+fn a_bent_leg_with_a_knee_buried_in_a_peak_lets_its_foot_go() {
+    let runs = [("octopod", 1), ("octopod", 6)];
+    let failures = unclean_on_ridges(&runs, 0.05);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A five-legged climber's tail hip sits at the back of its body; climbing
 /// the room's back wall, the body's rear came down by the floor and the
 /// tail was crammed under it, an ankle 170 mm in the floor: no pole out of

@@ -84,6 +84,12 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
 /// straight, its knees near the line to the foot: no pose lifts them).
 const KNEE_STUCK_STRETCH: f32 = 0.9;
 
+/// A planted foot whose knees the guard leaves deeper than this in the
+/// surface is let go however bent its leg (metres): its foot is no
+/// foothold (an octopod on its side on a ridged peak buried a bent
+/// leg's ankle 117 mm).
+const KNEE_BURIED: f32 = 0.015;
+
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
 /// knees find no room out of the surface.
 const DRAWN_IN_REACH: [f32; 3] = [0.85, 0.7, 0.55];
@@ -378,7 +384,8 @@ impl Creature {
         // stops for it (where a straight leg converges slowly) or out of
         // reach is let go. So is a foot the leg reaches, nearly straight,
         // only through the ground (a bump between hip and foot): no pose
-        // keeps its knees out, so it is no foothold.
+        // keeps its knees out, so it is no foothold; and so is one whose
+        // knees the guard left buried past [`KNEE_BURIED`], however bent.
         let reach = self.shared.frames[i].reach;
         let hip = leg.chain.root();
         let needed = reach_needed(terrain, hip, leg.foot);
@@ -388,7 +395,8 @@ impl Creature {
             leg.knee_gap
         };
         let out_of_reach = leg.report.error > missed && needed > STOP_STRETCH * reach;
-        let knee_stuck = knee < -KNEE_CLEARANCE && needed > KNEE_STUCK_STRETCH * reach;
+        let knee_stuck =
+            knee < -KNEE_CLEARANCE && (needed > KNEE_STUCK_STRETCH * reach || knee < -KNEE_BURIED);
         if !(out_of_reach || knee_stuck) {
             return false;
         }
