@@ -695,6 +695,17 @@ fn a_bent_leg_with_a_knee_buried_in_a_peak_lets_its_foot_go() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A hanging octopod foot swinging across the peak it starts on was raised
+/// over the peak's tip out of its leg's reach, and the leg, pointing
+/// straight at it, went through the peak (an ankle 151 mm in, seed 7). A
+/// swinging foot now goes only as far along its path as its leg reaches
+/// over the ground.
+#[test]
+fn a_swinging_foot_raised_over_a_peak_does_not_drag_its_leg_through_it() {
+    let failures = unclean_on_ridges(&[("octopod", 7)], 0.05);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A five-legged climber's tail hip sits at the back of its body; climbing
 /// the room's back wall, the body's rear came down by the floor and the
 /// tail was crammed under it, an ankle 170 mm in the floor: no pole out of

@@ -171,6 +171,26 @@ fn follow(terrain: &Ground<'_>, previous: Vec3, wanted: Vec3, dt: f32) -> Vec3 {
     }
 }
 
+/// How far a foot at `from` goes toward `wanted` (raised to `least` off
+/// the ground on the way) and stays within `reach` of `hip`: the farthest
+/// of a few points along the way that does, or `from` itself.
+fn reachable_part(
+    terrain: &Ground<'_>,
+    hip: Vec3,
+    reach: f32,
+    from: Vec3,
+    wanted: Vec3,
+    least: f32,
+) -> Vec3 {
+    for share in [0.5, 0.25, 0.125] {
+        let point = off_surface(terrain, from.lerp(wanted, share), least);
+        if point.distance(hip) <= reach {
+            return point;
+        }
+    }
+    from
+}
+
 /// `point`, brought within `most` of `hip` along the line between them.
 pub(super) fn within_reach(hip: Vec3, point: Vec3, most: f32) -> Vec3 {
     let out = point - hip;
@@ -320,6 +340,14 @@ impl Creature {
                 // aimed down a slope lays its knee in the ground. Then the
                 // guard, which the bend must not undo.
                 foot = off_surface(terrain, within_reach(hip, foot, most), least);
+                // Raised over ground out of reach (a peak between the hip
+                // and the foot's path), the foot would leave its leg
+                // pointing straight at it through the peak (an octopod's
+                // ankle 151 mm in): it goes only as far along as its leg
+                // still reaches over the ground, or waits where it is.
+                if foot.distance(hip) > frame.reach {
+                    foot = reachable_part(terrain, hip, frame.reach, leg.foot, foot, least);
+                }
             }
             // Rounding an edge the body turns fast, and the arc (along its
             // up), the guard and the reach with it; a leg let go starts
