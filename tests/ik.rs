@@ -365,6 +365,37 @@ fn regression_fabrik_reaches_near_root_targets_of_folded_chains() {
     }
 }
 
+/// A two-bone leg's foot by its hip, just outside its innermost reach
+/// (0.113 m from the hip; bones 0.24 and 0.32 reach no closer than
+/// 0.08): the knee must sit where two nearly tangent spheres meet, and each
+/// pass gained a tenth, so FABRIK was still 4.9-5.2 mm short after the
+/// centipede's 32 iterations, and restarts only replayed that approach.
+/// The passes' steady progress is now extrapolated (a leap).
+#[test]
+fn regression_fabrik_reaches_a_two_bone_target_by_its_innermost_reach() {
+    let target = Vec3::new(0.033, 0.032, -0.103);
+    for knee in [Vec3::new(0.2, -0.1, 0.1), Vec3::new(0.0, -0.24, 0.0)] {
+        let knee = knee.normalize() * 0.24;
+        let leg = chain(&[
+            [0.0, 0.0, 0.0],
+            knee.to_array(),
+            (knee + Vec3::new(0.0, -0.32, 0.0)).to_array(),
+        ]);
+        let mut posed = leg.clone();
+        let params = SolveParams {
+            tolerance: 1e-4,
+            max_iterations: 32,
+            pole: Some(Vec3::new(0.3, 0.6, -0.3)),
+            end_direction: None,
+        };
+        let report = SolverKind::Fabrik
+            .build()
+            .solve(&mut posed, target, &params);
+        assert_invariants(SolverKind::Fabrik, &leg, &posed, &report, &params, target);
+        assert!(report.error <= 2e-4, "{report:?}");
+    }
+}
+
 #[test]
 fn reachable_leg_targets_are_reached_by_every_solver() {
     let cases = Setup::LEG.cases(11, 300);
