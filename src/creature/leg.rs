@@ -84,6 +84,10 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
 /// straight, its knees near the line to the foot: no pose lifts them).
 const KNEE_STUCK_STRETCH: f32 = 0.9;
 
+/// A planted foot its leg misses within this fraction of its reach of the
+/// nearest the leg reaches is let go (see `let_go_if_out_of_reach`).
+const CRAMPED_MARGIN: f32 = 0.05;
+
 /// A planted foot whose knees the guard leaves deeper than this in the
 /// surface is let go however bent its leg (metres): its foot is no
 /// foothold (an octopod on its side on a ridged peak buried a bent
@@ -394,10 +398,16 @@ impl Creature {
         } else {
             leg.knee_gap
         };
-        let out_of_reach = leg.report.error > missed && needed > STOP_STRETCH * reach;
+        let missed_it = leg.report.error > missed;
+        let out_of_reach = missed_it && needed > STOP_STRETCH * reach;
+        // Nor is a foot the body has carried in by its hip, to within a
+        // little of the nearest its leg reaches, that the leg misses (the
+        // solvers converge slowly there: a centipede's two-bone leg 5 mm
+        // short of a foot 3 mm outside that reach, on a ridged peak).
+        let cramped = missed_it && needed < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
         let knee_stuck =
             knee < -KNEE_CLEARANCE && (needed > KNEE_STUCK_STRETCH * reach || knee < -KNEE_BURIED);
-        if !(out_of_reach || knee_stuck) {
+        if !(out_of_reach || cramped || knee_stuck) {
             return false;
         }
         // Drawn in along a line through a bump, the foot would start its

@@ -141,6 +141,13 @@ impl Chain {
         self.reach
     }
 
+    /// The nearest the end can come to the root: the longest bone less all
+    /// the others, folded back along it (zero when they are longer).
+    pub fn inner_reach(&self) -> f32 {
+        let longest = self.bone_lengths().iter().copied().fold(0.0, f32::max);
+        (2.0 * longest - self.reach).max(0.0)
+    }
+
     /// Largest difference between a bone's current and its built length.
     pub fn bone_length_error(&self) -> f32 {
         self.joints
