@@ -337,6 +337,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn inner_reach_is_the_longest_bone_less_the_others() {
+        let chain = |points: &[[f32; 3]]| {
+            Chain::new(points.iter().map(|p| Vec3::from_array(*p)).collect()).unwrap()
+        };
+        let two_bone = chain(&[[0.0; 3], [0.24, 0.0, 0.0], [0.24, -0.32, 0.0]]);
+        assert!((two_bone.inner_reach() - 0.08).abs() < 1e-6);
+        // The others outreach the longest: the end folds back to the root.
+        let three = chain(&[[0.0; 3], [0.3, 0.0, 0.0], [0.3, 0.3, 0.0], [0.6, 0.3, 0.0]]);
+        assert_eq!(three.inner_reach(), 0.0);
+        let one = chain(&[[0.0; 3], [0.0, 0.5, 0.0]]);
+        assert!((one.inner_reach() - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
     fn rejects_too_few_joints() {
         assert_eq!(Chain::new(vec![]), Err(IkError::TooFewJoints(0)));
         assert_eq!(Chain::new(vec![Vec3::ZERO]), Err(IkError::TooFewJoints(1)));
