@@ -718,6 +718,16 @@ fn a_foot_its_leg_misses_by_its_hip_is_let_go() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// An octopod's swinging foot came down under its body's side on a ridged
+/// flank: every pose of the leg that kept its knees out of the flank bent
+/// them up through the body, and an ankle was left 23 mm in (seed 4). A
+/// drawn-in pose through the body is now bent out from the body's side.
+#[test]
+fn a_swinging_foot_under_the_body_bends_its_knees_out_from_the_side() {
+    let failures = unclean_on_ridges(&[("octopod", 4)], 0.05);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A five-legged climber's tail hip sits at the back of its body; climbing
 /// the room's back wall, the body's rear came down by the floor and the
 /// tail was crammed under it, an ankle 170 mm in the floor: no pole out of

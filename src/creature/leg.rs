@@ -648,7 +648,24 @@ impl Creature {
                 continue;
             }
             let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
-            let report = solve_with(kind, &mut chain, foot, params);
+            let mut report = solve_with(kind, &mut chain, foot, params);
+            if chain_enters_body(&self.body, half, &chain) {
+                // A foot under the body's side bends the leg's knees up
+                // through the body: bent out from its side instead they
+                // can clear both (an octopod's swinging ankle was left
+                // 23 mm in a ridged flank, every pose out of it through
+                // the body).
+                let up = self.body.up();
+                let side = (hip - self.body.position)
+                    .reject_from_normalized(up)
+                    .normalize_or_zero();
+                let outward = SolveParams {
+                    pole: Some(hip + (side + 0.5 * up) * reach),
+                    ..*params
+                };
+                chain = rest_pose(&self.shared.rest[i], &self.body, hip);
+                report = solve_with(kind, &mut chain, foot, &outward);
+            }
             if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
                 // No farther off its point than the pose it replaces is
                 // off its foot (a solver 3 mm short of a nearly straight
