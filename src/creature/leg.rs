@@ -91,7 +91,9 @@ const CRAMPED_MARGIN: f32 = 0.05;
 /// A planted foot whose knees the guard leaves deeper than this in the
 /// surface is let go however bent its leg (metres): its foot is no
 /// foothold (an octopod on its side on a ridged peak buried a bent
-/// leg's ankle 117 mm).
+/// leg's ankle 117 mm). On open ground the depth is the knee's height
+/// below the ground under it (`Leg::knee_gap`), which on a steep flank
+/// is more than its distance into it: the bound is looser there.
 const KNEE_BURIED: f32 = 0.015;
 
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
@@ -364,17 +366,19 @@ fn solve_with(
 const HANGING_FOOT: f32 = 0.0005;
 
 impl Creature {
-    /// After leg `i`'s solve: a planted foot its leg no longer reaches (the
-    /// body rounded an edge away from it, or was set down out of its reach)
-    /// is let go. It swings from where the leg's end is toward its
-    /// foothold, hanging, so it is never counted as standing where it
-    /// cannot.
+    /// After leg `i`'s solve: a planted foot its leg cannot stand on is let
+    /// go: one it no longer reaches (the body rounded an edge away from
+    /// it, or was set down out of its reach), one the body carried in by
+    /// the hip to about the nearest the leg reaches and the leg misses, or
+    /// one it reaches only with a knee left in the ground. It swings from
+    /// where the leg's end is toward its foothold, hanging, so it is never
+    /// counted as standing where it cannot.
     ///
     /// The leg is posed again for the start of that swing: bent short of
-    /// its reach among walls, or for a knee stuck in the ground (the pose
-    /// that missed the foot is a straight leg, its knee often in the
-    /// slope); on open ground otherwise at its end, the swing bending it as
-    /// the foot follows. Returns whether that solve repaired a bone.
+    /// its reach among walls, or for a knee stuck in the ground (the knee
+    /// must come out now); on open ground otherwise at its end, the swing
+    /// bending it as the foot follows. Returns whether that solve repaired
+    /// a bone.
     pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
         let leg = &self.legs[i];
         if !leg.is_grounded() {
@@ -404,7 +408,8 @@ impl Creature {
         // little of the nearest its leg reaches, that the leg misses (the
         // solvers converge slowly there: a centipede's two-bone leg 5 mm
         // short of a foot 3 mm outside that reach, on a ridged peak).
-        let cramped = missed_it && needed < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
+        let cramped =
+            missed_it && hip.distance(leg.foot) < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
         let knee_stuck =
             knee < -KNEE_CLEARANCE && (needed > KNEE_STUCK_STRETCH * reach || knee < -KNEE_BURIED);
         if !(out_of_reach || cramped || knee_stuck) {
@@ -638,7 +643,11 @@ impl Creature {
                 share,
             )
         });
-        for (mut foot, share) in drawn_in.into_iter().chain(lifted) {
+        let candidates = drawn_in
+            .into_iter()
+            .map(|c| (c, true))
+            .chain(lifted.into_iter().map(|c| (c, false)));
+        for ((mut foot, share), drawn) in candidates {
             // Drawn in along a line through a bump, it comes up out of it.
             let (d, normal) = terrain.distance_and_normal(foot);
             if d < DRAWN_IN_CLEARANCE {
@@ -649,18 +658,21 @@ impl Creature {
             }
             let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
             let mut report = solve_with(kind, &mut chain, foot, params);
-            if chain_enters_body(&self.body, half, &chain) {
-                // A foot under the body's side bends the leg's knees up
-                // through the body: bent out from its side instead they
-                // can clear both (an octopod's swinging ankle was left
-                // 23 mm in a ridged flank, every pose out of it through
-                // the body).
-                let up = self.body.up();
-                let side = (hip - self.body.position)
+            // A foot drawn in under the body's side bends the leg's knees
+            // up through the body: bent out from its side instead they can
+            // clear both (an octopod's swinging ankle was left 23 mm in a
+            // ridged flank, every pose out of it through the body). Not
+            // for a lifted foot: a pose far out that way is a jump of the
+            // foot, back to its path the next step.
+            let up = self.body.up();
+            if drawn
+                && chain_enters_body(&self.body, half, &chain)
+                && let Some(side) = (hip - self.body.position)
                     .reject_from_normalized(up)
-                    .normalize_or_zero();
+                    .try_normalize()
+            {
                 let outward = SolveParams {
-                    pole: Some(hip + (side + 0.5 * up) * reach),
+                    pole: Some(hip + (side + up) * reach),
                     ..*params
                 };
                 chain = rest_pose(&self.shared.rest[i], &self.body, hip);

@@ -173,7 +173,9 @@ fn follow(terrain: &Ground<'_>, previous: Vec3, wanted: Vec3, dt: f32) -> Vec3 {
 
 /// How far a foot at `from` goes toward `wanted` (raised to `least` off
 /// the ground on the way) and stays within `reach` of `hip`: the farthest
-/// of a few points along the way that does, or `from` itself.
+/// of a few points along the way that does, or `from` itself (where the
+/// foot is: waiting there moves nothing, even when the body has carried
+/// the hip out of its reach).
 fn reachable_part(
     terrain: &Ground<'_>,
     hip: Vec3,
@@ -345,6 +347,9 @@ impl Creature {
                 // pointing straight at it through the peak (an octopod's
                 // ankle 151 mm in): it goes only as far along as its leg
                 // still reaches over the ground, or waits where it is.
+                // Bounded by the whole reach, not the bend's share: a raise
+                // that takes the foot a little past the bend leaves the
+                // knee bent, and slowing those swings changed every run.
                 if foot.distance(hip) > frame.reach {
                     foot = reachable_part(terrain, hip, frame.reach, leg.foot, foot, least);
                 }

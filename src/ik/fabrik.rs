@@ -30,7 +30,7 @@ pub struct Fabrik {
     work: Vec<DVec3>,
     fast: Vec<Vec3A>,
     fast_lengths: Vec<f32>,
-    /// The best pose seen before a restart, per precision.
+    /// The best pose seen before a restart or a leap, per precision.
     best: Vec<DVec3>,
     fast_best: Vec<Vec3A>,
     /// The pose at the start of the current progress window, per
@@ -298,6 +298,15 @@ fn reach_iteratively(
     outcome
 }
 
+/// Keeps `joints` as the best pose when their `error` beats `best_error`.
+fn keep_if_better<V: Copy>(error: f64, best_error: &mut f64, best: &mut Vec<V>, joints: &[V]) {
+    if error < *best_error {
+        *best_error = error;
+        best.clear();
+        best.extend_from_slice(joints);
+    }
+}
+
 /// One precision's poses kept aside during a solve.
 struct Scratch<'a, V> {
     /// The best pose before a restart or a leap.
@@ -339,6 +348,9 @@ macro_rules! fabrik_passes {
             // window shows whether it helped; leaps stop once one has not.
             let mut leapt_from = None;
             let mut may_leap = true;
+            // The error and pose a window's leap measures from (see the
+            // first pass below).
+            let mut leap_base = error;
             window_start.clear();
             window_start.extend_from_slice(joints);
             while iterations < max_iterations {
@@ -392,17 +404,16 @@ macro_rules! fabrik_passes {
                     // Stuck in a pose the nudge did not free: start again
                     // from another one, keeping this one in case that is worse.
                     Some(Termination::Stalled) if reachable && restarts < MAX_RESTARTS => {
-                        if error < best_error {
-                            best_error = error;
-                            best.clear();
-                            best.extend_from_slice(joints);
-                        }
+                        keep_if_better(error, &mut best_error, best, joints);
                         restarts += 1;
                         $zigzag(joints, lengths, problem, restarts);
                         error = f64::INFINITY;
                         nudged = false;
                         checkpoint = error;
+                        leap_base = error;
                         since_checkpoint = 0;
+                        window_start.copy_from_slice(joints);
+                        leapt_from = None;
                         continue;
                     }
                     Some(termination) => {
@@ -414,42 +425,49 @@ macro_rules! fabrik_passes {
                     None => {}
                 }
                 since_checkpoint += 1;
+                if iterations == 1 {
+                    window_start.copy_from_slice(joints);
+                    leap_base = error;
+                }
                 if since_checkpoint == SLOW_WINDOW {
                     let left = max_iterations - iterations;
                     let rate = error / checkpoint;
+                    // Progress since the first pass: its move from the
+                    // caller's pose is no part of the steady approach.
+                    let leap_rate = error / leap_base;
                     if let Some(before) = leapt_from.take()
                         && error > before
                     {
-                        // The leap overshot: back to where it was taken,
-                        // and the passes alone from there.
+                        // The leap overshot: back to the best pose kept (at
+                        // worst the one it leapt from), and the passes
+                        // alone from there.
                         joints.copy_from_slice(best);
                         error = best_error;
                         may_leap = false;
                     } else if may_leap
                         && reachable
+                        // A leap the remaining passes could not judge (nor
+                        // undo) is wasted.
+                        && left >= SLOW_WINDOW
+                        // Not from a pose worse than one kept before a
+                        // restart: the passes go back to that one below.
+                        && error <= best_error
                         // A two-bone chain has one pose per turn about the
-                        // root–target line: a restart would only replay
-                        // the same slow approach. A longer one leaps once
-                        // its restarts are spent.
+                        // root–target line, and its restarts replayed the
+                        // same slow approach on a foot by the hip; a longer
+                        // chain leaps once its restarts are spent.
                         && (last == 2 || restarts == MAX_RESTARTS)
                         && (LEAP_RATES.0..LEAP_RATES.1).contains(&rate)
+                        && leap_rate < 1.0
                         && hopeless(error, checkpoint, problem.tolerance, left)
                     {
-                        if error < best_error {
-                            best_error = error;
-                            best.clear();
-                            best.extend_from_slice(joints);
-                        }
-                        $leap(joints, window_start, rate as $scalar);
+                        keep_if_better(error, &mut best_error, best, joints);
+                        $leap(joints, window_start, leap_rate as $scalar);
                         leapt_from = Some(error);
                         // As after a restart: the next pass starts afresh.
                         error = f64::INFINITY;
                     } else if reachable && hopeless(error, checkpoint, problem.tolerance, left) {
-                        if error < best_error {
-                            best_error = error;
-                            best.clear();
-                            best.extend_from_slice(joints);
-                        }
+                        keep_if_better(error, &mut best_error, best, joints);
                         if restarts < MAX_RESTARTS {
                             restarts += 1;
                             $zigzag(joints, lengths, problem, restarts);
@@ -463,6 +481,7 @@ macro_rules! fabrik_passes {
                         }
                     }
                     checkpoint = error;
+                    leap_base = error;
                     since_checkpoint = 0;
                     window_start.copy_from_slice(joints);
                 }
@@ -475,7 +494,8 @@ macro_rules! fabrik_passes {
     };
 }
 
-/// Iterations over which progress is measured to decide whether to restart.
+/// Iterations over which progress is measured to decide whether to restart
+/// or leap.
 ///
 /// Plain FABRIK can converge toward a pose where part of the chain must be
 /// nearly straight or folded flat (typically a target near the root with a
