@@ -302,8 +302,19 @@ fn reach_iteratively(
 fn keep_if_better<V: Copy>(error: f64, best_error: &mut f64, best: &mut Vec<V>, joints: &[V]) {
     if error < *best_error {
         *best_error = error;
-        best.clear();
-        best.extend_from_slice(joints);
+        set_pose(best, joints);
+    }
+}
+
+/// Copies `joints` into `pose` (a buffer a solve of another chain may have
+/// left another length).
+#[inline]
+fn set_pose<V: Copy>(pose: &mut Vec<V>, joints: &[V]) {
+    if pose.len() == joints.len() {
+        pose.copy_from_slice(joints);
+    } else {
+        pose.clear();
+        pose.extend_from_slice(joints);
     }
 }
 
@@ -351,8 +362,6 @@ macro_rules! fabrik_passes {
             // The error and pose a window's leap measures from (see the
             // first pass below).
             let mut leap_base = error;
-            window_start.clear();
-            window_start.extend_from_slice(joints);
             while iterations < max_iterations {
                 iterations += 1;
                 // Forward: end on the target, each joint pulled toward its
@@ -412,7 +421,7 @@ macro_rules! fabrik_passes {
                         checkpoint = error;
                         leap_base = error;
                         since_checkpoint = 0;
-                        window_start.copy_from_slice(joints);
+                        set_pose(window_start, joints);
                         leapt_from = None;
                         continue;
                     }
@@ -426,7 +435,7 @@ macro_rules! fabrik_passes {
                 }
                 since_checkpoint += 1;
                 if iterations == 1 {
-                    window_start.copy_from_slice(joints);
+                    set_pose(window_start, joints);
                     leap_base = error;
                 }
                 if since_checkpoint == SLOW_WINDOW {
@@ -483,7 +492,7 @@ macro_rules! fabrik_passes {
                     checkpoint = error;
                     leap_base = error;
                     since_checkpoint = 0;
-                    window_start.copy_from_slice(joints);
+                    set_pose(window_start, joints);
                 }
             }
             if best_error < error {
