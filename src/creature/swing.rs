@@ -380,6 +380,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_foot_raised_out_of_reach_goes_only_as_far_as_its_leg_reaches() {
+        let spec = crate::config::parse_terrain(
+            "flat.toml",
+            "name = \"flat\"\n[noise]\nfractal = \"flat\"\n",
+        )
+        .expect("a flat terrain file is valid");
+        let field = crate::terrain::Heightfield::generate(&spec);
+        let ground = field.world();
+        let level = ground.height(0.0, 0.0);
+        let hip = Vec3::new(0.0, level + 0.5, 0.0);
+        let from = Vec3::new(0.5, level + 0.01, 0.0);
+        let far = Vec3::new(2.0, level, 0.0);
+        // Half-way is out of a 1 m reach; a quarter of the way is not,
+        // raised to 2 cm off the ground.
+        let part = reachable_part(&ground, hip, 1.0, from, far, 0.02);
+        assert!(
+            (part - Vec3::new(0.875, level + 0.02, 0.0)).length() < 1e-5,
+            "{part}"
+        );
+        // Nothing along the way in reach: the foot waits where it is.
+        let short = reachable_part(&ground, hip, 0.5, from, far, 0.02);
+        assert_eq!(short, from);
+    }
+
+    #[test]
     fn ease_and_arc_start_and_end_at_rest() {
         assert_eq!(ease(0.0), 0.0);
         assert_eq!(ease(1.0), 1.0);

@@ -175,6 +175,7 @@ pub(super) fn solve_in_unit_frame(
             .map(Vec3::as_dvec3)
             .filter(|d| d.is_finite() && d.length_squared() > 1e-12)
             .map(DVec3::normalize),
+        // `Chain::inner_reach` in the unit frame, where the reach is 1.
         inner_reach: {
             let longest = chain.unit_lengths().iter().copied().fold(0.0, f64::max);
             (2.0 * longest - 1.0).max(0.0)
