@@ -549,8 +549,7 @@ fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
 #[test]
 fn the_octopod_keeps_its_knees_out_of_ridges_steeper_than_it_stands_on() {
     let runs = [5, 6, 7, 10].map(|seed| ("octopod", seed));
-    let failures = unclean_on_ridges(&runs, 0.04);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_clean_on_ridges(&runs, 0.04);
 }
 
 /// `creature` driven forward 40 s on ridges of `frequency` and `seed`.
@@ -562,16 +561,18 @@ fn on_ridges(creature: &str, seed: u32, frequency: f32) -> Summary {
     )
 }
 
-/// The breaches of [`clean_climb`] in each of `runs` (creature, seed) on
-/// ridges of `frequency`.
-fn unclean_on_ridges(runs: &[(&str, u32)], frequency: f32) -> Vec<String> {
-    runs.iter()
+/// Fails with every breach of [`clean_climb`] in `runs` (creature, seed)
+/// on ridges of `frequency`.
+fn assert_clean_on_ridges(runs: &[(&str, u32)], frequency: f32) {
+    let failures: Vec<String> = runs
+        .iter()
         .flat_map(|&(creature, seed)| {
             clean_climb(&on_ridges(creature, seed, frequency))
                 .into_iter()
                 .map(move |breach| format!("{creature} seed {seed}: {breach}"))
         })
-        .collect()
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Ridged noise 6 m high at the default frequency (0.05: `check` warns):
@@ -679,8 +680,7 @@ fn legs_stretched_across_ridges_keep_their_knees_out_of_them() {
         ("centipede", 6),
         ("centipede", 10),
     ];
-    let failures = unclean_on_ridges(&runs, 0.05);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_clean_on_ridges(&runs, 0.05);
 }
 
 /// An octopod that fell on its side on the sharp peak it starts on set a
@@ -691,8 +691,7 @@ fn legs_stretched_across_ridges_keep_their_knees_out_of_them() {
 #[test]
 fn a_bent_leg_with_a_knee_buried_in_a_peak_lets_its_foot_go() {
     let runs = [("octopod", 1), ("octopod", 6)];
-    let failures = unclean_on_ridges(&runs, 0.05);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_clean_on_ridges(&runs, 0.05);
 }
 
 /// A hanging octopod foot swinging across the peak it starts on was raised
@@ -702,8 +701,7 @@ fn a_bent_leg_with_a_knee_buried_in_a_peak_lets_its_foot_go() {
 /// over the ground.
 #[test]
 fn a_swinging_foot_raised_over_a_peak_does_not_drag_its_leg_through_it() {
-    let failures = unclean_on_ridges(&[("octopod", 7)], 0.05);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_clean_on_ridges(&[("octopod", 7)], 0.05);
 }
 
 /// On the ridged peak it starts on, the centipede's body carried a hip in
@@ -714,8 +712,7 @@ fn a_swinging_foot_raised_over_a_peak_does_not_drag_its_leg_through_it() {
 #[test]
 fn a_foot_its_leg_misses_by_its_hip_is_let_go() {
     let runs = [("centipede", 3), ("centipede", 7)];
-    let failures = unclean_on_ridges(&runs, 0.05);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_clean_on_ridges(&runs, 0.05);
 }
 
 /// An octopod's swinging foot came down under its body's side on a ridged
@@ -724,8 +721,7 @@ fn a_foot_its_leg_misses_by_its_hip_is_let_go() {
 /// drawn-in pose through the body is now bent out from the body's side.
 #[test]
 fn a_swinging_foot_under_the_body_bends_its_knees_out_from_the_side() {
-    let failures = unclean_on_ridges(&[("octopod", 4)], 0.05);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_clean_on_ridges(&[("octopod", 4)], 0.05);
 }
 
 /// A five-legged climber's tail hip sits at the back of its body; climbing
