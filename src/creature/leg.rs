@@ -404,8 +404,8 @@ impl Creature {
         };
         let missed_it = leg.report.error > missed;
         let out_of_reach = missed_it && needed > STOP_STRETCH * reach;
-        // Nor is a foot the body has carried in by its hip, to within a
-        // little of the nearest its leg reaches, that the leg misses (the
+        // So is a foot the leg misses that the body has carried in by its
+        // hip to within a little of the nearest the leg reaches (the
         // solvers converge slowly there: a centipede's two-bone leg 5 mm
         // short of a foot 3 mm outside that reach, on a ridged peak).
         let cramped =
@@ -643,6 +643,7 @@ impl Creature {
                 share,
             )
         });
+        let up = self.body.up();
         let candidates = drawn_in
             .into_iter()
             .map(|c| (c, true))
@@ -664,7 +665,6 @@ impl Creature {
             // ridged flank, every pose out of it through the body). Not
             // for a lifted foot: a pose far out that way is a jump of the
             // foot, back to its path the next step.
-            let up = self.body.up();
             if drawn
                 && chain_enters_body(&self.body, half, &chain)
                 && let Some(side) = (hip - self.body.position)
