@@ -724,6 +724,34 @@ fn a_swinging_foot_under_the_body_bends_its_knees_out_from_the_side() {
     assert_clean_on_ridges(&[("octopod", 4)], 0.05);
 }
 
+/// The topmost surface over a pit carved deeper than the ground is the
+/// pit's floor: the spawn looked no more than a metre below the ground,
+/// found nothing, and set a spider down 4 m above the floor, where it
+/// walked across the pit on thin air with every leg hanging. Set down on
+/// the floor, it climbs out clean.
+#[test]
+fn a_creature_set_down_over_a_deep_pit_stands_on_its_floor() {
+    let pit = parse_terrain(
+        "pit.toml",
+        "name = \"pit\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [0.0, -1.5, 0.0]\n\
+         size = [6.0, 4.0, 6.0]\nsubtract = true\n",
+    )
+    .unwrap();
+    let spider = common::shipped_creature("spider");
+    let height = spider.body.height;
+    let world = common::walking_world(spider.clone(), pit.clone());
+    let (body, _) = body_pose(&world);
+    // The floor is the carve's bottom, 3.5 m below the flat ground.
+    assert!(
+        (body.y - (-3.5 + height)).abs() < 0.05,
+        "body set down at y = {}",
+        body.y
+    );
+    let s = common::drive(spider, pit, "forward 10s");
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// A five-legged climber's tail hip sits at the back of its body; climbing
 /// the room's back wall, the body's rear came down by the floor and the
 /// tail was crammed under it, an ankle 170 mm in the floor: no pole out of

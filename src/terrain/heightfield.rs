@@ -110,6 +110,9 @@ pub struct Heightfield {
     shapes: Arc<[Shape]>,
     /// The highest point of any added shape (−∞ with none).
     shapes_top: f32,
+    /// The lowest point of any shape, added or carved (+∞ with none): how
+    /// deep a carve can open the ground.
+    shapes_bottom: f32,
     /// Which shapes stand near each part of the plane.
     index: Arc<ShapeIndex>,
 }
@@ -164,6 +167,11 @@ impl Heightfield {
                 .filter(|s| !s.subtract)
                 .map(Shape::top)
                 .fold(f32::NEG_INFINITY, f32::max),
+            shapes_bottom: spec
+                .shapes
+                .iter()
+                .map(Shape::bottom)
+                .fold(f32::INFINITY, f32::min),
         };
         // The initial extent, capped so it never evicts its own chunks.
         let chunk_metres = chunk_cells as f32 * spacing;
@@ -715,7 +723,11 @@ impl<'a> Ground<'a> {
             return self.project_down(Vec3::new(x, ground, z));
         }
         let above = Vec3::new(x, top + 1.0, z);
-        self.raycast(above, -Vec3::Y, top + 1.0 - ground + 1.0)
+        // Down past the ground to the bottom of any carve: the floor of a
+        // pit carved deeper than the ground is the surface there (a spider
+        // set down over one stood 4 m above its floor, on nothing).
+        let bottom = ground.min(self.field.shapes_bottom) - 1.0;
+        self.raycast(above, -Vec3::Y, above.y - bottom)
             .unwrap_or_else(|| self.project_down(above))
     }
 

@@ -140,6 +140,14 @@ impl Shape {
         }
     }
 
+    /// Lowest point of the shape (metres).
+    pub fn bottom(&self) -> f32 {
+        match self.kind {
+            ShapeKind::Box | ShapeKind::Cylinder => self.center.y - self.half.y,
+            ShapeKind::Sphere => self.center.y - self.half.x,
+        }
+    }
+
     /// Radius of a ball about the centre holding the whole shape.
     pub fn bounding_radius(&self) -> f32 {
         match self.kind {
