@@ -336,6 +336,11 @@ impl Creature {
             spec,
         };
         creature.with_scratch(|creature| creature.place_legs(&terrain.at(origin)));
+        // Where it stands once its legs are placed (the ground guard may
+        // have raised it): the start its displacement is measured from and
+        // a reset returns to. (From the pose before, a creature told to
+        // stop reported more displacement than path.)
+        creature.start = creature.body;
         creature
     }
 
@@ -344,7 +349,8 @@ impl Creature {
         &self.spec
     }
 
-    /// Where the creature was spawned, in its current local frame.
+    /// Where the creature stood once set down (its legs placed), in its
+    /// current local frame.
     pub fn start(&self) -> &Body {
         &self.start
     }
