@@ -161,7 +161,8 @@ pub struct Sources {
     pub terrain: String,
     /// A scene file, shown instead of the creature on the terrain.
     pub scene: Option<String>,
-    /// Seed in place of the terrain file's (`--seed`), kept across reloads.
+    /// Seed in place of the terrain file's (`--seed`, or the last `g`),
+    /// kept across reloads.
     pub seed: Option<u32>,
 }
 
@@ -654,6 +655,9 @@ impl App {
     fn new_seed(&mut self) {
         let mut terrain = self.world.terrain().spec().clone();
         terrain.seed = terrain.seed.wrapping_add(1);
+        // Kept as if given with `--seed`: saving an edited file, or `r`,
+        // reloads onto the ground the author chose, not the file's.
+        self.sources.seed = Some(terrain.seed);
         let spawns = self.world.spawns();
         self.rebuild(spawns, &terrain);
         self.notify(format!(
@@ -1046,6 +1050,15 @@ mod tests {
                 .text
                 .contains(&format!("seed {}", seed + 1))
         );
+    }
+
+    #[test]
+    fn a_new_seed_survives_a_reload() {
+        let mut app = app();
+        let seed = app.world.terrain().spec().seed;
+        app.handle(Action::NewSeed);
+        app.handle(Action::Reload);
+        assert_eq!(app.world.terrain().spec().seed, seed + 1);
     }
 
     #[test]
