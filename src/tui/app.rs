@@ -487,8 +487,12 @@ impl App {
                     self.notify("`.` steps once while paused; press space to pause");
                 }
             }
-            Action::CycleSolver if self.baked.is_some() => self
-                .notify("the baked spider uses no solver: it replays a clip (p for the IK spider)"),
+            Action::CycleSolver if self.baked.is_some() => {
+                let name = self.creature_name();
+                self.notify(format!(
+                    "the baked {name} uses no solver: it replays a clip (p for the IK {name})"
+                ));
+            }
             Action::CycleSolver => self.cycle_solver(),
             Action::CycleView => {
                 if self.split {
@@ -537,10 +541,11 @@ impl App {
                 self.notify(format!("simulation at {}× real time", self.rate()));
             }
             Action::ToggleBaked => {
+                let name = self.creature_name();
                 if self.baked.take().is_some() {
-                    self.notify("the IK spider, where it was");
+                    self.notify(format!("the IK {name}, where it was"));
                 } else if let Err(e) = self.show_baked() {
-                    self.notify_error(format!("cannot record the baked spider's clip: {e}"));
+                    self.notify_error(format!("cannot record the baked {name}'s clip: {e}"));
                 }
             }
             Action::Reload => self.reload(),
@@ -616,7 +621,8 @@ impl App {
             && let Err(e) = self.show_baked()
         {
             self.baked = None;
-            self.notify_error(format!("cannot record the baked spider's clip: {e}"));
+            let name = self.creature_name();
+            self.notify_error(format!("cannot record the baked {name}'s clip: {e}"));
         }
     }
 
@@ -645,11 +651,18 @@ impl App {
         self.iterations_history.clear();
         self.error_history.clear();
         self.gait_history.clear();
-        self.notify(
-            "the baked spider: a recorded walk cycle, no rays, no IK (w/s change its speed, not \
-             the clip's: its feet glide; p for the IK spider)",
-        );
+        let name = self.creature_name();
+        self.notify(format!(
+            "the baked {name}: a recorded walk cycle, no rays, no IK (w/s change its speed, not \
+             the clip's: its feet glide; p for the IK {name})"
+        ));
         Ok(())
+    }
+
+    /// The kind the baked walk is recorded from, for messages about it
+    /// (the thesis's spider only when the creature is the spider).
+    fn creature_name(&self) -> String {
+        sanitize(&self.world.spec().name)
     }
 
     fn new_seed(&mut self) {
@@ -1050,6 +1063,24 @@ mod tests {
                 .text
                 .contains(&format!("seed {}", seed + 1))
         );
+    }
+
+    #[test]
+    fn the_baked_walk_is_named_for_its_creature() {
+        let octopod = crate::config::load_creature("octopod").expect("a shipped creature");
+        let sources = Sources {
+            creature: "octopod".into(),
+            terrain: "hills".into(),
+            scene: None,
+            seed: None,
+        };
+        let mut app = App::new(octopod, default_terrain(), sources, None);
+        app.handle(Action::ToggleBaked);
+        let shown = app.notice.clone().expect("a notice").text;
+        assert!(shown.starts_with("the baked octopod:"), "{shown}");
+        app.handle(Action::ToggleBaked);
+        let back = app.notice.clone().expect("a notice").text;
+        assert_eq!(back, "the IK octopod, where it was");
     }
 
     #[test]
