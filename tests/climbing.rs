@@ -752,6 +752,65 @@ fn a_creature_set_down_over_a_deep_pit_stands_on_its_floor() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A biped whose 7 m legs stand 4 m out to each side walks through a
+/// tunnel carved in a wall, its feet landing on either side of the wall:
+/// a foot the guards held on the wall's near face, its landing point
+/// behind the wall, landed by passing straight through it (0.62 m in one
+/// step). A foot whose straight way to its landing point crosses the solid
+/// now swings on instead, so no foot ever moves through the solid.
+#[test]
+fn a_foot_never_lands_by_passing_through_a_wall() {
+    let terrain = parse_terrain(
+        "tunnel.toml",
+        "name = \"tunnel\"\nseed = 3\n[noise]\nfractal = \"fbm\"\n\
+         amplitude = 0.5\nfrequency = 0.1\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [4.0, 1.0, 0.0]\nsize = [0.5, 2.0, 20.0]\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [4.0, 0.5, 0.0]\nsize = [1.0, 1.0, 1.5]\n\
+         subtract = true\n",
+    )
+    .unwrap();
+    let creature = parse_creature(
+        "stilts.toml",
+        "name = \"stilts\"\n\
+         [body]\nsize = [0.29, 0.15, 0.35]\nheight = 0.32\nspeed = 0.91\n\
+         turn_rate = 50\norientation = \"ground\"\n\
+         [solver]\nkind = \"fabrik\"\ntolerance = 1e-4\nmax_iterations = 32\n\
+         [gait]\nstep_threshold = 0.18\nstep_height = 0.12\nstep_duration = 0.2\n\
+         lead = 0.1\nmax_lifted = 1\ngroups = [[\"left_1\"], [\"right_1\"]]\n\
+         [[legs]]\nname = \"left_1\"\nmirror = \"right_1\"\nmount = [0.0, 0.0, -0.14]\n\
+         rest = [0.0, -0.32, -4.0]\nbones = [2.0, 2.5, 2.5]\npole = [0.0, 0.58, -0.67]\n",
+    )
+    .unwrap();
+    let mut world = common::walking_world(creature, terrain);
+    let spacing = world.terrain().spacing();
+    let feet = |world: &World| -> Vec<Vec3> {
+        let c = &world.creatures()[0];
+        c.legs
+            .iter()
+            .map(|leg| {
+                let p = c.to_world_f64(spacing, leg.foot);
+                Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32)
+            })
+            .collect()
+    };
+    let mut before = feet(&world);
+    for step in 0..30 * 120 {
+        world.step();
+        let after = feet(&world);
+        let ground = world.terrain().world();
+        for (leg, (from, to)) in before.iter().zip(&after).enumerate() {
+            let deepest = (1..16)
+                .map(|k| ground.signed_distance(from.lerp(*to, k as f32 / 16.0)))
+                .fold(f32::INFINITY, f32::min);
+            assert!(
+                deepest > -0.05,
+                "step {step}: leg {leg}'s foot moved from {from} to {to}, {deepest} m into the solid"
+            );
+        }
+        before = after;
+    }
+}
+
 /// A five-legged climber's tail hip sits at the back of its body; climbing
 /// the room's back wall, the body's rear came down by the floor and the
 /// tail was crammed under it, an ankle 170 mm in the floor: no pole out of

@@ -140,6 +140,14 @@ fn reach_share(leg: &super::Leg, progress: f32) -> f32 {
     }
 }
 
+/// A foot nearer its landing point than this (metres) lands without its
+/// way there being checked for solid in between.
+const BLOCKED_MARGIN: f32 = 0.02;
+
+/// Points along a foot's straight way to its landing point (less one) that
+/// are checked for solid in between.
+const BLOCKED_SAMPLES: usize = 8;
+
 /// `point`, at least `least` off the surface: pushed out along the nearest
 /// surface's normal in a solid world, raised on open ground.
 pub(super) fn off_surface(terrain: &Ground<'_>, point: Vec3, least: f32) -> Vec3 {
@@ -298,7 +306,18 @@ impl Creature {
                 // stop short of any surface: a foot lands only on one.
                 let off_surface =
                     terrain.has_shapes() && terrain.signed_distance(to).abs() > LANDING_GAP;
+                // Nor through the solid: a foot the guards held on a wall's
+                // near face, its landing point behind the wall, would land
+                // by passing through it (a long-legged climber's foot went
+                // 0.62 m through a wall in one step).
+                let through_solid = terrain.has_shapes()
+                    && leg.foot.distance(to) > BLOCKED_MARGIN
+                    && (1..BLOCKED_SAMPLES).any(|k| {
+                        let along = k as f32 / BLOCKED_SAMPLES as f32;
+                        terrain.signed_distance(leg.foot.lerp(to, along)) < -LANDING_GAP
+                    });
                 if off_surface
+                    || through_solid
                     || leg.hanging && reach_needed(terrain, hip, to) > SWING_REACH * reach
                 {
                     // Nothing in reach to land on (a hanging foot still finds
