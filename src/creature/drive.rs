@@ -231,10 +231,10 @@ impl Creature {
         // feet gather at its tip): only the part of a foot's trail that a
         // step would make up holds it back. (Counting only the part along
         // the body's path, an octopod kept clear of a peak under its hips
-        // crept off it at a third of its speed.) Among walls, where only
-        // a held climber is relieved only for the part along its path, the edge rays find
-        // the face round the edge instead, and the full trail is kept as
-        // long as the body moves: a long body with its front feet on the
+        // crept off it at a third of its speed.) Among walls the edge rays
+        // find the face round the edge instead, and the full trail is kept
+        // as long as the body moves (held still, only the part along its
+        // path counts): a long body with its front feet on the
         // top of a wall and the rest on its face has them trailing rest
         // points in the air past the edge, and the brake held it still for
         // good (the octopod stopped at the top of the wall and on the

@@ -30,6 +30,12 @@ pub(super) const SWING_REACH: f32 = 0.97;
 /// Farthest from the surface a foot may land, metres (the metrics' gap
 /// limit is 1 cm).
 const LANDING_GAP: f32 = 0.005;
+/// A foot nearer its landing point than this (metres) lands without its
+/// way there being checked for solid in between.
+const BLOCKED_MARGIN: f32 = 0.02;
+/// Points along a foot's straight way to its landing point (less one) that
+/// are checked for solid in between.
+const BLOCKED_SAMPLES: usize = 8;
 /// A hanging foot (see [`Leg::hanging`](super::Leg::hanging)) on open ground
 /// stays within this fraction of its leg's reach from the hip: bent enough
 /// for its knees to stand out of a slope it reaches down.
@@ -139,14 +145,6 @@ fn reach_share(leg: &super::Leg, progress: f32) -> f32 {
         SWING_REACH
     }
 }
-
-/// A foot nearer its landing point than this (metres) lands without its
-/// way there being checked for solid in between.
-const BLOCKED_MARGIN: f32 = 0.02;
-
-/// Points along a foot's straight way to its landing point (less one) that
-/// are checked for solid in between.
-const BLOCKED_SAMPLES: usize = 8;
 
 /// `point`, at least `least` off the surface: pushed out along the nearest
 /// surface's normal in a solid world, raised on open ground.

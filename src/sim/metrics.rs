@@ -307,39 +307,37 @@ impl Metrics {
         }
         let half = creature.spec().body.size * 0.5;
         let mut body_clearance = height;
-        let guarded = creature.ground_under_body();
+        let solid = terrain.has_shapes();
+        // The ground guard's look-ups, when it made them for this pose on
+        // open ground (in a solid world it pushes along a normal, which
+        // moves the points across).
+        let guarded = creature.ground_under_body().filter(|_| !solid);
+        // A point of the body's distance from the surface: in a solid world
+        // the distance field; on open ground its vertical gap on the normal
+        // under the body (one lookup, not five; none when the guard's is
+        // given).
+        let clearance = |p: glam::Vec3, ground: Option<f32>| {
+            if solid {
+                terrain.signed_distance(p)
+            } else {
+                (p.y - ground.unwrap_or_else(|| terrain.height(p.x, p.z))) * normal.y
+            }
+        };
         for (k, corner) in crate::creature::body_corners(body, half)
             .into_iter()
             .enumerate()
         {
-            let d = if terrain.has_shapes() {
-                terrain.signed_distance(corner)
-            } else {
-                // Open ground: the corner's vertical gap on the normal
-                // under the body (one lookup, not five, a corner; none when
-                // the ground guard looked it up this step).
-                let ground =
-                    guarded.map_or_else(|| terrain.height(corner.x, corner.z), |g| g.corners[k]);
-                (corner.y - ground) * normal.y
-            };
+            let d = clearance(corner, guarded.map(|g| g.corners[k]));
             body_clearance = min_or_nan(body_clearance, d);
         }
         // Under the hips too: a long body rests on a crest, and any body on
         // a wall's edge, between its corners.
-        match guarded {
-            Some(guarded) if !terrain.has_shapes() => {
-                let gap = body.position.y + guarded.below_hips;
-                body_clearance = min_or_nan(body_clearance, gap * normal.y);
-            }
-            _ => {
-                for below_hip in creature.underside_below_hips() {
-                    let d = if terrain.has_shapes() {
-                        terrain.signed_distance(below_hip)
-                    } else {
-                        (below_hip.y - terrain.height(below_hip.x, below_hip.z)) * normal.y
-                    };
-                    body_clearance = min_or_nan(body_clearance, d);
-                }
+        if let Some(guarded) = guarded {
+            let gap = body.position.y + guarded.below_hips;
+            body_clearance = min_or_nan(body_clearance, gap * normal.y);
+        } else {
+            for below_hip in creature.underside_below_hips() {
+                body_clearance = min_or_nan(body_clearance, clearance(below_hip, None));
             }
         }
         self.body_clearance_min = min_or_nan(self.body_clearance_min, body_clearance);
