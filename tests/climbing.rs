@@ -618,6 +618,23 @@ fn an_octopod_leg_does_not_step_back_and_forth_on_a_knife_edge_crest() {
     assert!(failure.is_none(), "{failure:?}");
 }
 
+/// Lying across a knife-edge crest (0.04, seeds 4 and 10), the octopod's
+/// rays from above its rest points passed both flanks and found the
+/// valley 5 m below: its front legs hung toward footholds six times their
+/// reach away for 20 s, and it crawled (13.1 and 14.8 m in 40 s). A
+/// climber now reaches for the surface nearest a rest point its rays miss.
+#[test]
+fn an_octopod_lying_across_a_knife_edge_reaches_for_the_flanks_beside_it() {
+    let failures: Vec<String> = [4, 10]
+        .into_iter()
+        .filter_map(|seed| {
+            stalled_or_unsound(&on_ridges("octopod", seed, 0.04))
+                .map(|f| format!("seed {seed}: {f}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// A leg let go (it cannot stand where its foot is) is bent to most of its
 /// reach along the line to its foot; across a bump that point was inside
 /// it, and the spider's hanging foot started its swing 214 mm deep. (Then

@@ -178,6 +178,23 @@ impl Creature {
                 }
             }
         }
+        if climber {
+            // Lying across a knife-edge crest, every ray from above the rest
+            // points can pass the flanks and find the valley far below: the
+            // surface nearest the rest point is then the one to reach for,
+            // or, out of reach, to hang toward.
+            for pull in 0..FOOTHOLD_PULLS.len() {
+                let (rest, limit) = rest_at(pull);
+                let point = terrain.closest_point(rest);
+                let hit = RayHit {
+                    point,
+                    distance: rest.distance(point),
+                };
+                if point.is_finite() && consider(hit, pull, limit) {
+                    return Foothold { hit, pull };
+                }
+            }
+        }
         best.map_or_else(
             || Foothold {
                 // Nothing anywhere: the surface nearest the hip.
