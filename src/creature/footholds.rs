@@ -93,8 +93,8 @@ impl Creature {
     /// front, the ground falling away past an edge) sweeps on around the
     /// rest point: a ray from the hip toward it finds a wall ahead, and a
     /// ray bending back under the body from below it finds the face round
-    /// a convex edge. A ground walker takes no face steeper than its
-    /// `max_slope`.
+    /// a convex edge; failing those, it takes the surface nearest the rest
+    /// point. A ground walker takes no face steeper than its `max_slope`.
     pub(super) fn foothold(
         &self,
         terrain: &Ground<'_>,
