@@ -635,6 +635,37 @@ fn an_octopod_lying_across_a_knife_edge_reaches_for_the_flanks_beside_it() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The centipede, a ground walker, set down on a peak falling away at
+/// 72–75° ahead (0.05, seed 3), stood for 15 s with its front feet hanging:
+/// its posture rocked it in place about 0.3 mm a step, a tenth of its
+/// commanded motion, so it never counted as stranded and its brakes held
+/// it (16.8 s within 2 cm; 6.4 m in 40 s). Only motion the way it is told
+/// to go counts now (2.8 s; 9.4 m).
+#[test]
+fn a_body_rocking_in_place_is_stranded_and_walks_on() {
+    let mut world =
+        common::walking_world(common::shipped_creature("centipede"), steep_ridges(3, 0.05));
+    let centres: Vec<Vec3> = (0..40 * 120)
+        .map(|_| {
+            world.step();
+            body_pose(&world).0
+        })
+        .collect();
+    // The longest it stays within 2 cm of where it stood: about the 3 s
+    // of shortfall that make it stranded.
+    let (mut first, mut longest) = (0, 0);
+    for (last, centre) in centres.iter().enumerate() {
+        while centres[first].distance(*centre) > 0.02 {
+            first += 1;
+        }
+        longest = longest.max(last - first);
+    }
+    let stood = longest as f32 / 120.0;
+    assert!(stood <= 4.0, "stood {stood:.1} s in one place");
+    let failure = stalled_or_unsound(&on_ridges("centipede", 3, 0.05));
+    assert!(failure.is_none(), "{failure:?}");
+}
+
 /// A leg let go (it cannot stand where its foot is) is bent to most of its
 /// reach along the line to its foot; across a bump that point was inside
 /// it, and the spider's hanging foot started its swing 214 mm deep. (Then

@@ -117,7 +117,8 @@ impl Creature {
     /// reliefs that free a body its own brakes hold still for good. Held
     /// (see [`is_held`](Self::is_held)), it gets
     /// [`held_relief_left`](super::BodyMotion::held_relief_left) for a
-    /// step's time; making almost no headway for about three seconds, it is
+    /// step's time; making almost no progress the way it is told to go for
+    /// about three seconds (however it rocks in place), it is
     /// [`stranded`](super::BodyMotion::stranded_left).
     fn update_reliefs(&mut self, dt: f32) {
         let step = self.spec.gait.step_duration;
@@ -131,7 +132,7 @@ impl Creature {
             (motion.held_relief_left - dt).max(0.0)
         };
         let short = if command > 0.0 {
-            1.0 - (motion.headway / (command * dt)).min(1.0)
+            1.0 - (motion.progress / (command * dt)).min(1.0)
         } else {
             0.0
         };

@@ -81,6 +81,10 @@ pub struct BodyMotion {
     /// did (`speed_command` is what the driver asked, `speed` what the drive
     /// allowed; the posture moves the body besides).
     pub headway: f32,
+    /// How far the body's centre moved over the last step the way it was
+    /// told to go (forward, or back), metres: a body rocking in place on
+    /// its posture's corrections has headway but no progress.
+    pub progress: f32,
     /// Seconds in a row the body has stood still against a command to
     /// walk (see `drive.rs::update_reliefs`).
     pub held_for: f32,
@@ -89,8 +93,8 @@ pub struct BodyMotion {
     /// up (as it does on open ground), the body may move off its balance,
     /// and a step waiting for balance goes ahead.
     pub held_relief_left: f32,
-    /// The share of its commanded speed the body fell short of, averaged
-    /// over about a second (0 when not commanded to move).
+    /// The share of its commanded speed the body's `progress` fell short
+    /// of, averaged over about a second (0 when not commanded to move).
     pub shortfall: f32,
     /// Seconds left during which the body counts as stranded (its average
     /// shortfall passed 95%, after about three seconds of making almost no
