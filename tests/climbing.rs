@@ -370,6 +370,30 @@ fn the_chase_camera_rolls_with_a_climber_and_stays_out_of_the_solid() {
     assert!(shades.len() >= 6, "{text}");
 }
 
+/// The top view follows the spider into the overhang's room and onto its
+/// ceiling: the roof is marked (`&`) but drawn behind it, so the spider's
+/// joints and feet show through (the roof hid it for 14 s of the climb).
+#[test]
+fn the_top_view_shows_a_climber_under_a_roof_through_it() {
+    use skitter::render::{Camera, ViewKind, render_view};
+    for (place, under) in [
+        (
+            "floor",
+            &(|p: Vec3, _up: Vec3| p.x > 6.0) as &dyn Fn(Vec3, Vec3) -> bool,
+        ),
+        ("ceiling", &|_p, up: Vec3| up.y < -0.95),
+    ] {
+        let world = spider_when("overhang", 40, under);
+        let text = render_view(&world, ViewKind::Top, &Camera::default(), 100, 30).to_text();
+        let roof = text.chars().filter(|c| *c == '&').count();
+        let joints = text
+            .chars()
+            .filter(|c| matches!(c, 'o' | 'O' | '^'))
+            .count();
+        assert!(roof > 500 && joints >= 8, "{place}: {text}");
+    }
+}
+
 #[test]
 fn snapshot_the_spider_climbing_the_wall_side_view() {
     use skitter::render::{Camera, ViewKind, render_view};

@@ -140,9 +140,11 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
 
 /// Solid shapes seen from above: `%` where a shape's top is the surface,
 /// `&` where that top is a roof with open space under it (a room, an
-/// overhang), `#`-free so the inspected leg stays apart. Drawn at the top
-/// surface's depth, so creatures on a roof show over it and creatures
-/// under it are hidden by it.
+/// overhang), `#`-free so the inspected leg stays apart. A shape's top is
+/// drawn at its depth, so what stands on it shows over it and what is
+/// below its edge is hidden; a roof is drawn behind everything, so a
+/// creature in the room or on the ceiling under it shows through it (the
+/// view follows that creature, and would otherwise show only the roof).
 fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     for row in 0..grid.height() {
         for col in 0..grid.width() {
@@ -156,16 +158,27 @@ fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
                 continue;
             }
             let roofed = !terrain.inside(Vec3::new(p.x, ground + 0.3, p.z));
-            let depth = (top - projection.origin).dot(projection.forward);
-            grid.plot(
-                col as i32,
-                row as i32,
-                Cell {
-                    ch: if roofed { '&' } else { '%' },
-                    ink: brightness(if roofed { 0.45 } else { 0.75 }),
-                    depth,
-                },
-            );
+            if roofed {
+                grid.put(
+                    col,
+                    row,
+                    Cell {
+                        ch: '&',
+                        ink: brightness(0.45),
+                        depth: f32::MAX,
+                    },
+                );
+            } else {
+                grid.plot(
+                    col as i32,
+                    row as i32,
+                    Cell {
+                        ch: '%',
+                        ink: brightness(0.75),
+                        depth: (top - projection.origin).dot(projection.forward),
+                    },
+                );
+            }
         }
     }
 }
