@@ -147,7 +147,7 @@ fn negative_and_zero_lengths() {
         &err,
         line_of(&text, "step_duration"),
         "gait.step_duration",
-        &["positive"],
+        &["from 0.02 to 10", "got -1"],
     );
 }
 
@@ -246,9 +246,61 @@ fn nan_and_infinity() {
         "body.speed",
         &["positive number", "NaN"],
     );
+    // Past f32's range, the number as written, not `inf`.
+    let text = spider_with("speed = 0.9", "speed = 1e300");
+    let err = creature_error(&text);
+    assert_error(
+        &err,
+        line_of(&text, "1e300"),
+        "body.speed",
+        &["positive number", "got 1e300, too large"],
+    );
     let text = spider_with("mount = [0.18, 0.0, -0.14]", "mount = [0.18, inf, -0.14]");
     let err = creature_error(&text);
     assert_error(&err, line_of(&text, "inf"), "legs[0].mount", &["finite"]);
+}
+
+/// A swing of a nanosecond is a jump and one of years never walks: both
+/// were accepted (`walks at 0.00 m/s`).
+#[test]
+fn swings_are_from_a_fiftieth_of_a_second_to_ten_seconds() {
+    for (from, to, field) in [
+        (
+            "step_duration = 0.2       # seconds",
+            "step_duration = 1e-9",
+            "gait.step_duration",
+        ),
+        (
+            "step_duration = 0.2       # seconds",
+            "step_duration = 1e9",
+            "gait.step_duration",
+        ),
+        (
+            "step_duration = 0.2       # seconds",
+            "step_duration = 0.25\nmin_step_duration = 0.001",
+            "gait.min_step_duration",
+        ),
+    ] {
+        let text = spider_with(from, to);
+        let err = creature_error(&text);
+        let value = to.rsplit(" = ").next().unwrap();
+        assert_error(
+            &err,
+            line_of(&text, &format!("= {value}")),
+            field,
+            &["from 0.02 to 10 (seconds)"],
+        );
+    }
+    assert!(
+        parse_creature(
+            "edge.toml",
+            &spider_with(
+                "step_duration = 0.2       # seconds",
+                "step_duration = 0.02"
+            )
+        )
+        .is_ok()
+    );
 }
 
 #[test]

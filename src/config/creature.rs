@@ -115,10 +115,10 @@ pub(super) struct GaitFile {
     /// Peak lift of a swinging foot, metres.
     #[schemars(with = "f32")]
     step_height: Spanned<f32>,
-    /// Duration of a step at walking speeds (the longest swing), seconds.
+    /// Duration of a step at walking speeds (the longest swing), seconds, 0.02 to 10.
     #[schemars(with = "f32")]
     step_duration: Spanned<f32>,
-    /// Shortest a swing may become as the creature walks faster, seconds. Default 0.6 × step_duration.
+    /// Shortest a swing may become as the creature walks faster, seconds, 0.02 to step_duration. Default 0.6 × step_duration.
     #[schemars(with = "Option<f32>")]
     min_step_duration: Option<Spanned<f32>>,
     /// Footholds are sought this many seconds of motion ahead. Default 0.
@@ -241,6 +241,11 @@ pub(super) enum SolverName {
 const DEFAULT_ACCELERATION: f32 = 3.0;
 /// Default turning acceleration when a file gives none (degrees/s²).
 const DEFAULT_TURN_ACCELERATION: f32 = 360.0;
+/// The swings a gait may ask for, seconds: at least a few simulation steps
+/// (1/120 s each), so a swing is an arc and not a jump, and at most a
+/// stride so slow the creature hardly walks.
+const SWING_SECONDS: (f32, f32) = (0.02, 10.0);
+
 /// Default shortest swing, as a fraction of `step_duration`.
 const DEFAULT_MIN_STEP_FRACTION: f32 = 0.6;
 /// Default stability margin when a file gives none (metres).
@@ -1309,15 +1314,19 @@ fn parse_gait(
         errors.ok(check.positive(&gait.step_threshold, "gait.step_threshold", "metres"));
     let step_height =
         errors.ok(check.non_negative(&gait.step_height, "gait.step_height", "metres"));
-    let step_duration =
-        errors.ok(check.positive(&gait.step_duration, "gait.step_duration", "seconds"));
+    let step_duration = errors.ok(check.within(
+        &gait.step_duration,
+        SWING_SECONDS,
+        "gait.step_duration",
+        "seconds",
+    ));
     let min_step_duration = step_duration.and_then(|step_duration| {
-        let min = errors.ok(check.positive_or(
-            gait.min_step_duration.as_ref(),
-            DEFAULT_MIN_STEP_FRACTION * step_duration,
-            "gait.min_step_duration",
-            "seconds",
-        ))?;
+        let min = match gait.min_step_duration.as_ref() {
+            None => (DEFAULT_MIN_STEP_FRACTION * step_duration).max(SWING_SECONDS.0),
+            Some(min) => {
+                errors.ok(check.within(min, SWING_SECONDS, "gait.min_step_duration", "seconds"))?
+            }
+        };
         if min > step_duration {
             errors.push(check.at_opt(
                 gait.min_step_duration.as_ref(),

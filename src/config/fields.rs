@@ -55,6 +55,22 @@ impl<'a> Check<'a> {
         )
     }
 
+    /// A finite number in `lo..=hi`.
+    pub fn within(
+        &self,
+        value: &Spanned<f32>,
+        (lo, hi): (f32, f32),
+        field: &str,
+        unit: &str,
+    ) -> Result<f32, ConfigError> {
+        self.finite_where(
+            value,
+            field,
+            |v| (lo..=hi).contains(&v),
+            &format!("must be a number from {lo} to {hi} ({unit})"),
+        )
+    }
+
     /// A finite number zero or greater.
     pub fn non_negative(
         &self,
@@ -80,6 +96,19 @@ impl<'a> Check<'a> {
         let v = *value.get_ref();
         if v.is_finite() && valid(v) {
             Ok(v)
+        } else if v.is_infinite()
+            && let Some(written) = self.src.text.get(value.span())
+            && written.trim().trim_start_matches(['+', '-']) != "inf"
+        {
+            // Past f32's range (`1e300`): say what was written, not `inf`.
+            Err(self.at(
+                value,
+                field,
+                format!(
+                    "{requirement}, got {}, too large (at most about 3.4e38)",
+                    written.trim()
+                ),
+            ))
         } else {
             Err(self.at(
                 value,
