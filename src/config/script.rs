@@ -163,17 +163,37 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
             })
         }
         _ => {
-            let (mut forward, mut turn) = (0.0f32, 0.0f32);
-            for word in head.split('+') {
-                match word {
-                    "forward" | "fwd" | "f" => forward += 1.0,
-                    "back" | "backward" | "b" => forward -= 1.0,
-                    "left" | "l" => turn += 1.0,
-                    "right" | "r" => turn -= 1.0,
-                    "stop" | "wait" => {}
+            let (mut forward, mut turn) = (None::<f32>, None::<f32>);
+            let mut still = false;
+            let words: Vec<&str> = head.split('+').collect();
+            for &word in &words {
+                let (axis, value) = match word {
+                    "forward" | "fwd" | "f" => (&mut forward, 1.0),
+                    "back" | "backward" | "b" => (&mut forward, -1.0),
+                    "left" | "l" => (&mut turn, 1.0),
+                    "right" | "r" => (&mut turn, -1.0),
+                    "stop" | "wait" => {
+                        still = true;
+                        continue;
+                    }
                     _ => return Err(at(format!("unknown item {item:?}; {VALID_ITEMS}"))),
+                };
+                // `forward+back` would stand still and `left+left` turn
+                // no faster: both are slips of the pen.
+                if axis.is_some() {
+                    return Err(at(format!(
+                        "{item:?} names forward/back or left/right twice; join at most one \
+                         of each, e.g. forward+left"
+                    )));
                 }
+                *axis = Some(value);
             }
+            if still && words.len() > 1 {
+                return Err(at(format!(
+                    "{item:?}: stop and wait stand alone, e.g. `stop 2s`"
+                )));
+            }
+            let (forward, turn) = (forward.unwrap_or(0.0), turn.unwrap_or(0.0));
             let [duration] = rest.as_slice() else {
                 return Err(at(format!(
                     "{head} needs one duration, e.g. `{head} 5s`; got {item:?}"
@@ -186,10 +206,7 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
                 ))
             })?;
             Ok(ScriptStep {
-                action: ScriptAction::Drive {
-                    forward: forward.clamp(-1.0, 1.0),
-                    turn: turn.clamp(-1.0, 1.0),
-                },
+                action: ScriptAction::Drive { forward, turn },
                 micros,
             })
         }
@@ -264,6 +281,33 @@ mod tests {
         assert!(err.message.contains("valid solvers are"), "{err}");
         assert!(parse_script("--drive", " # nothing\n").is_err());
         assert!(parse_script("--drive", "forward -3s").is_err());
+    }
+
+    /// `forward+back` stood still and `stop+forward` walked: both parsed.
+    #[test]
+    fn contradictory_moves_in_one_item_are_refused() {
+        for item in ["forward+back 1s", "l+right 1s", "forward+f 1s"] {
+            let err = parse_script("--drive", &format!("left 1s, {item}")).unwrap_err();
+            assert_eq!(err.column, Some(10), "{err}");
+            assert!(err.message.contains("at most one of each"), "{err}");
+        }
+        let err = parse_script("--drive", "stop+forward 2s").unwrap_err();
+        assert!(err.message.contains("stand alone"), "{err}");
+        let script = parse_script("--drive", "back+right 1s, r+f 1s").unwrap();
+        let actions: Vec<_> = script.steps.iter().map(|s| s.action.clone()).collect();
+        assert_eq!(
+            actions,
+            vec![
+                ScriptAction::Drive {
+                    forward: -1.0,
+                    turn: -1.0
+                },
+                ScriptAction::Drive {
+                    forward: 1.0,
+                    turn: -1.0
+                },
+            ]
+        );
     }
 
     #[test]
