@@ -91,6 +91,25 @@ fn toml_syntax_error() {
     assert_error(&err, line_of(&text, "height = ="), "body.height", &[]);
 }
 
+/// `[legs]` for one leg among `[[legs]]` said only "duplicate key", at the
+/// next `[[legs]]`.
+#[test]
+fn a_table_header_for_a_list_entry_says_to_double_its_brackets() {
+    let text = spider_with("[[legs]]", "[legs]");
+    let err = creature_error(&text);
+    let single = line_of(&text, "[legs]");
+    assert!(err.line > Some(single), "{err}");
+    assert!(
+        err.message.contains(&format!(
+            "`[legs]` on line {single} names one table, but `[[legs]]` makes `legs` a list"
+        )),
+        "{err}"
+    );
+    let err = creature_error("name = \"x\"\n[body]\nspeed = 1\n[body]\nheight = 1\n");
+    assert_eq!(err.line, Some(4), "{err}");
+    assert!(err.message.contains("start each with `[[body]]`"), "{err}");
+}
+
 #[test]
 fn unknown_field_lists_the_valid_ones() {
     let text = spider_with("speed = 0.9", "sped = 0.9");

@@ -228,7 +228,50 @@ impl<'a> Source<'a> {
             .as_ref()
             .map(|s| self.field_at(s.start))
             .unwrap_or_default();
-        self.error(span, field, err.message().trim().to_string())
+        let mut message = err.message().trim().to_string();
+        if let Some(hint) = span.as_ref().and_then(|s| self.table_hint(s.start)) {
+            message = format!("{message}: {hint}");
+        }
+        self.error(span, field, message)
+    }
+
+    /// What a table header at `offset` that TOML refused most likely meant:
+    /// `[legs]` written for one of the `[[legs]]` entries, or a table
+    /// written twice where a list of them was meant.
+    fn table_hint(&self, offset: usize) -> Option<String> {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let header = |line: &str| -> Option<(String, bool)> {
+            let line = line.split('#').next()?.trim();
+            let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+            Some(
+                match inner.strip_prefix('[').and_then(|i| i.strip_suffix(']')) {
+                    Some(name) => (name.trim().to_string(), true),
+                    None => (inner.trim().to_string(), false),
+                },
+            )
+        };
+        let (name, _) = header(self.text[line_start..].lines().next()?)?;
+        let list = format!("[[{name}]]");
+        let single_at = self
+            .text
+            .lines()
+            .position(|l| header(l) == Some((name.clone(), false)));
+        let listed = self
+            .text
+            .lines()
+            .any(|l| header(l) == Some((name.clone(), true)));
+        Some(match (single_at, listed) {
+            (Some(at), true) => format!(
+                "`[{name}]` on line {} names one table, but `{list}` makes `{name}` a \
+                 list; start every entry with `{list}`",
+                at + 1
+            ),
+            (Some(_), false) => {
+                format!("a table is written once; for several, start each with `{list}`")
+            }
+            (None, _) => return None,
+        })
     }
 
     /// Best-effort key path of the line containing `offset`: the enclosing
