@@ -294,7 +294,7 @@ mod tests {
         let err = parse_script("--drive", "stop+forward 2s").unwrap_err();
         assert!(err.message.contains("stand alone"), "{err}");
         let script = parse_script("--drive", "back+right 1s, r+f 1s").unwrap();
-        let actions: Vec<_> = script.steps.iter().map(|s| s.action.clone()).collect();
+        let actions: Vec<_> = script.steps.iter().map(|s| s.action).collect();
         assert_eq!(
             actions,
             vec![
