@@ -60,6 +60,43 @@ fn every_leg_count_and_gait_walks() {
     }
 }
 
+/// Three legs were laid out with the pair level with the body's centre:
+/// it stood balanced on the line between them, and walking it was off its
+/// feet' support 54% of the time. Odd counts now have their feet centred
+/// under the body, tail included.
+#[test]
+fn odd_counts_stand_and_walk_inside_their_feet() {
+    for legs in [3, 5, 7, 9, 11] {
+        let t = template(legs, 3, TemplateGait::Wave);
+        let text = t.render().unwrap();
+        let (spec, _) = parse_creature_with_warnings("t.toml", &text).unwrap();
+        let feet: Vec<f32> = spec.legs.iter().map(|l| l.rest.x).collect();
+        let centroid = feet.iter().sum::<f32>() / feet.len() as f32;
+        assert!(
+            centroid.abs() < 0.02,
+            "{legs} legs: feet centred at x = {centroid}"
+        );
+        let run = HeadlessRun {
+            creature: spec,
+            terrain: default_terrain(),
+            solver: None,
+            length: Some(RunLength::Seconds(10.0)),
+            script: None,
+            count: 1,
+            scene: None,
+            threads: 1,
+        };
+        let summary = headless::run(&run, None).unwrap();
+        assert!(
+            summary.stability_margin_min.is_some_and(|m| m > 0.0)
+                && summary.unstable_fraction == 0.0,
+            "{legs} legs: margin {:?} m, unstable {}",
+            summary.stability_margin_min,
+            summary.unstable_fraction
+        );
+    }
+}
+
 #[test]
 fn two_and_four_bone_legs_walk() {
     for (legs, gait) in [

@@ -144,6 +144,9 @@ const SPREAD_SHARE: f32 = 0.4;
 /// Gap along the body between neighbouring feet on one side, as a share of
 /// the reach.
 const GAP_SHARE: f32 = 0.5;
+/// How far an odd count's tail foot stands behind the last pair's, beyond
+/// one gap, as a share of the reach.
+const TAIL_BEHIND: f32 = 0.1;
 /// Stride (`step_threshold`) as a share of the reach when no neighbour
 /// limits it (the spider's 0.18 m on 0.96 m).
 const STRIDE_SHARE: f32 = 0.19;
@@ -250,9 +253,18 @@ impl CreatureTemplate {
         let height = round_to(HEIGHT_SHARE * REACH, 0.01);
         let half_width = 0.18 * REACH;
         let mut legs = Vec::new();
+        // An odd count's tail stands behind the pairs: they move forward so
+        // the feet's centroid is under the body's middle (three legs
+        // centred would put the body's centre on the line between the pair,
+        // balanced on an edge with nothing to spare).
+        let ahead = if self.legs % 2 == 1 {
+            (0.5 * (pairs as f32 - 1.0) * gap + gap + TAIL_BEHIND * REACH) / self.legs as f32
+        } else {
+            0.0
+        };
         for i in 0..pairs {
             // Feet evenly spaced, centred on the body's middle.
-            let x = round_to((0.5 * (pairs as f32 - 1.0) - i as f32) * gap, 0.01);
+            let x = round_to((0.5 * (pairs as f32 - 1.0) - i as f32) * gap + ahead, 0.01);
             let mount = [
                 round_to(0.8 * x, 0.01),
                 0.0,
@@ -280,10 +292,10 @@ impl CreatureTemplate {
             let back = if pairs == 0 {
                 0.0
             } else {
-                -0.5 * (pairs as f32 - 1.0) * gap
+                -0.5 * (pairs as f32 - 1.0) * gap + ahead
             };
             let mount_x = round_to(back - 0.2 * REACH, 0.01);
-            let rest_x = round_to(back - gap - 0.1 * REACH, 0.01);
+            let rest_x = round_to(back - gap - TAIL_BEHIND * REACH, 0.01);
             legs.push(Leg {
                 name: "tail".into(),
                 mirror: None,
