@@ -294,9 +294,10 @@ struct HeadlessArgs {
     // Negative numbers are taken as values so they get the range message.
     #[arg(long, allow_negative_numbers = true)]
     seconds: Option<f64>,
-    /// World steps to run (1/120 s each), with or without a script (after a
+    /// World steps to run (1/120 s each; at least 1, as a run of none has
+    /// no figures, at most 120000000), with or without a script (after a
     /// script ends the creature stands).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=120_000_000))]
     steps: Option<u64>,
     #[command(flatten)]
     drive: DriveArgs,

@@ -279,6 +279,18 @@ fn range_messages_state_the_accepted_range() {
     }
     // The largest accepted value is accepted (here capped by --steps).
     assert_eq!(headless_steps(&["--seconds", "1000000", "--steps", "3"]), 3);
+    // As no seconds, no steps: a run of none has no figures (its summary
+    // read a clearance of 0.0, touching).
+    for steps in ["0", "120000001"] {
+        let out = skitter(&["headless", "--steps", steps]);
+        assert_eq!(out.status.code(), Some(2), "{steps}");
+        assert!(
+            stderr(&out).contains("is not in 1..=120000000"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(headless_steps(&["--steps", "1"]), 1);
     let out = skitter(&["headless", "--drive", "forward 86401s"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
