@@ -642,22 +642,25 @@ fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Li
     };
     let phase = match leg.phase {
         LegPhase::Grounded => "down".to_string(),
-        LegPhase::Swinging { .. } if leg.hanging => "hanging: no ground in reach".to_string(),
+        LegPhase::Swinging { .. } if leg.hanging => "hanging: out of reach".to_string(),
         LegPhase::Swinging { progress, .. } => format!("air {:.0}%", 100.0 * progress),
     };
     let report = &leg.report;
     let mut lines = vec![
         Line::from(Span::styled(
-            format!(" leg {} {}: {phase}", index + 1, sanitize(&leg_spec.name)),
+            format!(" leg {} {}", index + 1, sanitize(&leg_spec.name)),
             Style::new()
                 .fg(Color::Indexed(201))
                 .add_modifier(Modifier::BOLD),
         )),
+        // One figure a line: the panel is 34 columns, and a solver name
+        // with its result ran past it (`jacobian-transpose 11 it …`).
+        label("state", phase),
+        label("solver", leg.solver.to_string()),
         label(
-            "solver",
+            "solve",
             format!(
-                "{} {} it {} {}",
-                leg.solver,
+                "{} it {} {}",
                 report.iterations,
                 micrometres(report.error),
                 if report.reached { "hit" } else { "short" }
