@@ -758,26 +758,24 @@ fn help_lines<'a>(keys: &[(&str, &str)], note: &str, width: u16) -> Vec<Line<'a>
     let inner = width.saturating_sub(2);
     let mut lines: Vec<Line> = Vec::new();
     for (keys, what) in keys {
-        let head = format!(" {keys:<9}");
-        let keys_here = head.chars().count();
-        let rows = wrap_words(&format!("{head} {what}"), inner);
+        let head = format!(" {keys:<9} ");
+        // What a key does wraps under itself, clear of the keys' column.
+        let indent = head.chars().count() as u16;
+        let rows = wrap_words(what, inner.saturating_sub(indent));
         for (i, row) in rows.into_iter().enumerate() {
-            if i == 0 && row.chars().count() >= keys_here {
-                let rest: String = row.chars().skip(keys_here).collect();
-                lines.push(Line::from(vec![
-                    Span::styled(head.clone(), Style::new().fg(Color::Yellow)),
-                    Span::raw(rest),
-                ]));
+            let lead = if i == 0 {
+                Span::styled(head.clone(), Style::new().fg(Color::Yellow))
             } else {
-                lines.push(Line::raw(row));
-            }
+                Span::raw(" ".repeat(usize::from(indent)))
+            };
+            lines.push(Line::from(vec![lead, Span::raw(row)]));
         }
     }
     lines.push(Line::raw(""));
     lines.extend(
-        wrap_words(&format!(" {note}"), inner)
+        wrap_words(note, inner.saturating_sub(1))
             .into_iter()
-            .map(Line::raw),
+            .map(|row| Line::raw(format!(" {row}"))),
     );
     lines
 }
