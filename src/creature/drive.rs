@@ -13,6 +13,7 @@ use std::sync::Arc;
 use glam::{Quat, Vec2, Vec3};
 
 use super::spec::Surface;
+use super::state::StepScratch;
 use super::{Body, Creature, support_margin, support_plane};
 use crate::terrain::Ground;
 
@@ -49,7 +50,7 @@ const STRANDED_RELIEF: f32 = 1.0;
 impl Creature {
     /// Stage 1: updates the forward speed and turning rate, then moves and
     /// turns the body by one step of them.
-    pub(super) fn drive(&mut self, terrain: &Ground<'_>, dt: f32) {
+    pub(super) fn drive(&mut self, terrain: &Ground<'_>, dt: f32, scratch: &mut StepScratch) {
         let finite_or_zero = |v: f32| {
             if v.is_finite() {
                 v.clamp(-1.0, 1.0)
@@ -82,7 +83,7 @@ impl Creature {
         self.motion.turn_command = turn_command;
         let allowed = self
             .stride_allowance(speed_command, turn_command, dt)
-            .min(self.support_allowance(speed_command, turn_command, dt));
+            .min(self.support_allowance(speed_command, turn_command, dt, scratch));
         self.motion.speed = approach(
             self.motion.speed,
             speed_command * allowed,
@@ -299,7 +300,13 @@ impl Creature {
     /// stability margin of the edge of its planted feet's polygon. The gait leans the body
     /// over its support before a foot lifts; this keeps the walk itself
     /// from carrying the body off it while the foot is in the air.
-    fn support_allowance(&mut self, speed: f32, turn: f32, dt: f32) -> f32 {
+    fn support_allowance(
+        &mut self,
+        speed: f32,
+        turn: f32,
+        dt: f32,
+        scratch: &mut StepScratch,
+    ) -> f32 {
         // Held still, the body may leave its balance behind: waiting for it
         // (astride a peak no lean stands over) would be waiting for good.
         if speed == 0.0 && turn == 0.0 || self.motion.held_relief_left > 0.0 {
@@ -319,7 +326,8 @@ impl Creature {
         } else {
             self.motion.sway_velocity * dt
         };
-        let Some((now, after)) = self.support_margins(next.position - self.body.position + sway)
+        let Some((now, after)) =
+            self.support_margins(next.position - self.body.position + sway, scratch)
         else {
             return 1.0;
         };
@@ -339,16 +347,16 @@ impl Creature {
     /// it ends at least [`SUPPORT_FLOOR`] of the stability margin inside
     /// their polygon or moves away from its edge, and always for gaits that
     /// do not stand statically.
-    pub(super) fn keeps_support(&mut self, delta: Vec3) -> bool {
+    pub(super) fn keeps_support(&mut self, delta: Vec3, scratch: &mut StepScratch) -> bool {
         let floor = SUPPORT_FLOOR * self.spec.gait.stability_margin;
-        self.support_margins(delta)
+        self.support_margins(delta, scratch)
             .is_none_or(|(now, after)| after >= floor || after >= now)
     }
 
     /// For gaits that keep three or more feet down, with three or more
     /// planted: the body centre's margin inside their polygon now and after
     /// moving by `delta` (metres, positive inside).
-    fn support_margins(&mut self, delta: Vec3) -> Option<(f32, f32)> {
+    fn support_margins(&mut self, delta: Vec3, scratch: &mut StepScratch) -> Option<(f32, f32)> {
         if !self.spec.statically_stable() {
             return None;
         }
@@ -358,11 +366,14 @@ impl Creature {
             self.body.position,
             up,
             planted,
-            &mut self.hull,
-            &mut self.projected,
+            &mut scratch.hull,
+            &mut scratch.projected,
         )?;
         let (u, v) = support_plane(up);
-        Some((now, self.hull.margin(Vec2::new(delta.dot(u), delta.dot(v)))))
+        Some((
+            now,
+            scratch.hull.margin(Vec2::new(delta.dot(u), delta.dot(v))),
+        ))
     }
 
     /// How fast (fraction of the commanded motion per second²) the body can

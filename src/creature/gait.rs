@@ -21,6 +21,7 @@ use super::leg::LegPhase;
 use super::spec::FOOT_SPEED_LIMIT;
 use super::spec::{GaitOrder, SLOW_DOWN_STRETCH};
 use super::stability::{support_margin, support_plane};
+use super::state::StepScratch;
 use super::swing::{needed_lift, peak_swing_speed};
 use crate::geometry::ConvexHull;
 use crate::terrain::Ground;
@@ -164,19 +165,19 @@ fn choose_group(rule: &GaitRule<'_>, candidates: &[StepCandidate], group: usize)
 
 impl Creature {
     /// Stage 3: decides which legs lift now and starts their swings.
-    pub(super) fn start_steps(&mut self, terrain: &Ground<'_>, dt: f32) {
+    pub(super) fn start_steps(&mut self, terrain: &Ground<'_>, dt: f32, scratch: &mut StepScratch) {
         let threshold = self.spec.gait.step_threshold;
         let partner = if self.spec.statically_stable() {
             PARTNER_FRACTION
         } else {
             DYNAMIC_PARTNER_FRACTION
         };
-        self.candidates.clear();
+        scratch.candidates.clear();
         // Only on open ground: among walls the drive already relieves a
         // held climber, and stepping every foot there cost knees at edges.
         let held = !self.among_walls && self.is_held();
         for (i, leg) in self.legs.iter().enumerate() {
-            self.lifted[i] = leg.is_lifted();
+            scratch.lifted[i] = leg.is_lifted();
             if !leg.is_grounded() {
                 continue;
             }
@@ -211,31 +212,31 @@ impl Creature {
             } else {
                 continue;
             };
-            self.candidates.push(StepCandidate { leg: i, urgency });
+            scratch.candidates.push(StepCandidate { leg: i, urgency });
         }
-        self.hold_back_steps();
+        self.hold_back_steps(scratch);
         let duration = self.spec.swing_time(self.feet_speed());
-        self.plan_stability_shift(duration);
-        if self.candidates.is_empty() {
+        self.plan_stability_shift(duration, scratch);
+        if scratch.candidates.is_empty() {
             return;
         }
         let groups = self.spec.gait.groups.len();
         let rule = GaitRule {
             group_of: &self.shared.group_of,
-            lifted: &self.lifted,
+            lifted: &scratch.lifted,
             max_lifted: self.spec.gait.max_lifted,
         };
         let chosen = match self.spec.gait.order {
-            GaitOrder::Urgency => choose_steps(&rule, &mut self.candidates),
+            GaitOrder::Urgency => choose_steps(&rule, &mut scratch.candidates),
             GaitOrder::Listed => {
                 let standing = self.motion.speed.abs()
                     <= STANDING_FRACTION * self.shared.walk_speed
                     && self.motion.yaw_rate.abs() <= STANDING_FRACTION * self.spec.body.turn_rate;
                 // Standing, a group with nothing to do passes its turn on,
                 // or one leg off its foothold would wait forever.
-                let anyone = self.candidates.iter().any(|c| c.urgency >= 1.0);
+                let anyone = scratch.candidates.iter().any(|c| c.urgency >= 1.0);
                 if standing && anyone {
-                    while !self
+                    while !scratch
                         .candidates
                         .iter()
                         .any(|c| c.urgency >= 1.0 && self.shared.group_of[c.leg] == self.next_group)
@@ -243,13 +244,13 @@ impl Creature {
                         self.next_group = (self.next_group + 1) % groups.max(1);
                     }
                 }
-                choose_listed(&rule, &mut self.candidates, self.next_group)
+                choose_listed(&rule, &mut scratch.candidates, self.next_group)
             }
         };
         let Some(&first) = chosen.first() else {
             return;
         };
-        if self.spec.statically_stable() && !self.stable_without(&chosen, duration) {
+        if self.spec.statically_stable() && !self.stable_without(&chosen, duration, scratch) {
             // Wait while the body shifts over the feet that stay down, unless
             // it has waited long enough and a foot is holding it back, or the
             // body stands still against its command: a creature that cannot
@@ -257,7 +258,7 @@ impl Creature {
             // support brake stops the body and no foot is stretched: waiting
             // for a balance the crest does not offer, it never moved again.)
             self.stability_wait += dt;
-            let urgent = self
+            let urgent = scratch
                 .candidates
                 .iter()
                 .any(|c| c.leg == first && c.urgency >= 5.0);
@@ -268,10 +269,10 @@ impl Creature {
             }
         }
         self.stability_wait = 0.0;
-        if self.spec.gait.order == GaitOrder::Listed && !self.lifted.iter().any(|l| *l) {
+        if self.spec.gait.order == GaitOrder::Listed && !scratch.lifted.iter().any(|l| *l) {
             self.next_group = (self.shared.group_of[first] + 1) % groups.max(1);
         }
-        self.lift(terrain, &chosen, duration);
+        self.lift(terrain, &chosen, duration, scratch);
     }
 
     /// Drops the candidates whose step would only take the foot back where
@@ -283,7 +284,7 @@ impl Creature {
     /// them for good. Alone, such a step is taken: the leg may be the one
     /// holding the body back. On open ground only: among walls a foot
     /// rounding an edge may rightly step back to the face it left.
-    fn hold_back_steps(&mut self) {
+    fn hold_back_steps(&mut self, scratch: &mut StepScratch) {
         if self.among_walls {
             return;
         }
@@ -293,8 +294,8 @@ impl Creature {
             let leg = &legs[c.leg];
             c.urgency < 5.0 && leg.desired.distance(leg.lifted_from) <= near
         };
-        if self.candidates.iter().any(|c| !back(c)) {
-            self.candidates.retain(|c| !back(c));
+        if scratch.candidates.iter().any(|c| !back(c)) {
+            scratch.candidates.retain(|c| !back(c));
         }
     }
 
@@ -329,7 +330,13 @@ impl Creature {
     /// or longer, together, when a long step (a start, a foot the gait kept
     /// waiting) would otherwise carry a foot faster than
     /// [`FOOT_SPEED_LIMIT`]: a group lifts and lands as one.
-    fn lift(&mut self, terrain: &Ground<'_>, legs: &[usize], duration: f32) {
+    fn lift(
+        &mut self,
+        terrain: &Ground<'_>,
+        legs: &[usize],
+        duration: f32,
+        scratch: &mut StepScratch,
+    ) {
         let mut plans: Vec<_> = legs
             .iter()
             .map(|&i| self.plan_swing(terrain, i, duration))
@@ -357,13 +364,18 @@ impl Creature {
             };
             leg.planted_end = None;
             leg.lifted_from = leg.foot;
-            self.lifted[i] = true;
+            scratch.lifted[i] = true;
         }
     }
 
     /// Whether the body's centre stands over the feet that stay down when
     /// `lifting` lift, by the gait's margin, now and when they land.
-    fn stable_without(&mut self, lifting: &[usize], duration: f32) -> bool {
+    fn stable_without(
+        &mut self,
+        lifting: &[usize],
+        duration: f32,
+        scratch: &mut StepScratch,
+    ) -> bool {
         let margin = self.spec.gait.stability_margin;
         let centre = self.body.position;
         let later = centre + self.body.velocity * duration;
@@ -374,46 +386,56 @@ impl Creature {
             .enumerate()
             .filter(|(i, leg)| leg.is_grounded() && !lifting.contains(i))
             .map(|(_, leg)| leg.foot);
-        let Some(now) = support_margin(centre, up, staying, &mut self.hull, &mut self.projected)
-        else {
+        let Some(now) = support_margin(
+            centre,
+            up,
+            staying,
+            &mut scratch.hull,
+            &mut scratch.projected,
+        ) else {
             // Too few feet left to stand on: not a static step.
             return true;
         };
         let (u, v) = support_plane(up);
         let d = later - centre;
-        now >= margin && self.hull.margin(Vec2::new(d.dot(u), d.dot(v))) >= margin
+        now >= margin && scratch.hull.margin(Vec2::new(d.dot(u), d.dot(v))) >= margin
     }
 
     /// The legs expected to lift next (none while a group is in the air):
     /// the candidates of the group whose turn it is (listed order) or of the
     /// most urgent candidate, as many as may lift at once; in listed order
     /// with no candidate yet, the group's first legs.
-    fn plan_next_lift(&mut self) {
-        self.next_legs.clear();
-        if self.lifted.iter().any(|l| *l) {
+    fn plan_next_lift(&mut self, scratch: &mut StepScratch) {
+        scratch.next_legs.clear();
+        if scratch.lifted.iter().any(|l| *l) {
             return;
         }
-        self.candidates
+        scratch
+            .candidates
             .sort_by(|a, b| b.urgency.total_cmp(&a.urgency).then(a.leg.cmp(&b.leg)));
         let group = match self.spec.gait.order {
             GaitOrder::Listed => Some(self.next_group),
-            GaitOrder::Urgency => self.candidates.first().map(|c| self.shared.group_of[c.leg]),
+            GaitOrder::Urgency => scratch
+                .candidates
+                .first()
+                .map(|c| self.shared.group_of[c.leg]),
         };
         let Some(group) = group else {
             return;
         };
         let max = self.spec.gait.max_lifted;
-        self.next_legs.extend(
-            self.candidates
+        scratch.next_legs.extend(
+            scratch
+                .candidates
                 .iter()
                 .filter(|c| self.shared.group_of[c.leg] == group)
                 .map(|c| c.leg)
                 .take(max),
         );
-        if self.next_legs.is_empty()
+        if scratch.next_legs.is_empty()
             && let Some(members) = self.spec.gait.groups.get(group)
         {
-            self.next_legs.extend(members.iter().copied().take(max));
+            scratch.next_legs.extend(members.iter().copied().take(max));
         }
     }
 
@@ -422,7 +444,7 @@ impl Creature {
     /// one, while a group is in the air, already leaning toward the feet
     /// that will stand for the step after it). Sets the posture's sway
     /// target.
-    fn plan_stability_shift(&mut self, duration: f32) {
+    fn plan_stability_shift(&mut self, duration: f32, scratch: &mut StepScratch) {
         if !self.spec.statically_stable() {
             self.motion.sway_target = self.natural_sway();
             return;
@@ -431,13 +453,13 @@ impl Creature {
         // while one is in the air): leaning ahead of time would pull the
         // body back against its own walk, and the feet would never fall far
         // enough behind to step.
-        let in_air = self.lifted.iter().any(|l| *l);
-        let due = in_air || self.candidates.iter().any(|c| c.urgency >= 1.0);
+        let in_air = scratch.lifted.iter().any(|l| *l);
+        let due = in_air || scratch.candidates.iter().any(|c| c.urgency >= 1.0);
         if !due {
             self.motion.sway_target = Vec3::ZERO;
             return;
         }
-        self.plan_next_lift();
+        self.plan_next_lift(scratch);
         let up = self.body.up();
         let (u, v) = support_plane(up);
         // Measured from where the body would be without any shift.
@@ -463,16 +485,24 @@ impl Creature {
         let one_at_a_time = self.spec.gait.max_lifted == 1;
         if in_air
             && one_at_a_time
-            && let Some(needed) = self.next_support_lean(centre, up, middle, wanted, &margin_at)
+            && let Some(needed) =
+                self.next_support_lean(centre, up, middle, wanted, &margin_at, scratch)
         {
             // Lean toward the next step's support, as far as it needs and
             // the feet down now allow, so that step need not wait for the
             // lean (unless the body must first lean over the feet down now).
             let staying = self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot);
-            if support_margin(centre, up, staying, &mut self.hull, &mut self.projected).is_some()
-                && margin_at(&self.hull, Vec2::ZERO) >= wanted
+            if support_margin(
+                centre,
+                up,
+                staying,
+                &mut scratch.hull,
+                &mut scratch.projected,
+            )
+            .is_some()
+                && margin_at(&scratch.hull, Vec2::ZERO) >= wanted
             {
-                let hull = &self.hull;
+                let hull = &scratch.hull;
                 let t = bisect(|t| margin_at(hull, needed * t) >= wanted, false);
                 let shift = needed * t;
                 self.motion.sway_target = u * shift.x + v * shift.y;
@@ -484,15 +514,23 @@ impl Creature {
             .legs
             .iter()
             .enumerate()
-            .filter(|(i, leg)| leg.is_grounded() && !self.next_legs.contains(i))
+            .filter(|(i, leg)| leg.is_grounded() && !scratch.next_legs.contains(i))
             .map(|(_, leg)| leg.foot);
-        if support_margin(centre, up, staying, &mut self.hull, &mut self.projected).is_none() {
+        if support_margin(
+            centre,
+            up,
+            staying,
+            &mut scratch.hull,
+            &mut scratch.projected,
+        )
+        .is_none()
+        {
             self.motion.sway_target = Vec3::ZERO;
             return;
         }
-        let corners = self.hull.corners();
+        let corners = scratch.hull.corners();
         let centroid = corners.iter().copied().sum::<Vec2>() / corners.len().max(1) as f32;
-        let hull = &self.hull;
+        let hull = &scratch.hull;
         let t = bisect(|t| margin_at(hull, (centroid - middle) * t) >= wanted, true);
         let shift = (centroid - middle) * t;
         self.motion.sway_target = u * shift.x + v * shift.y;
@@ -510,12 +548,13 @@ impl Creature {
         middle: Vec2,
         wanted: f32,
         margin_at: &impl Fn(&ConvexHull, Vec2) -> f32,
+        scratch: &mut StepScratch,
     ) -> Option<Vec2> {
-        self.plan_upcoming_lift();
-        if self.next_legs.is_empty() {
+        self.plan_upcoming_lift(scratch);
+        if scratch.next_legs.is_empty() {
             return None;
         }
-        let next_legs = &self.next_legs;
+        let next_legs = &scratch.next_legs;
         let standing = self
             .legs
             .iter()
@@ -525,8 +564,14 @@ impl Creature {
                 LegPhase::Grounded => leg.foot,
                 LegPhase::Swinging { to, .. } => to,
             });
-        support_margin(centre, up, standing, &mut self.hull, &mut self.projected)?;
-        let hull = &self.hull;
+        support_margin(
+            centre,
+            up,
+            standing,
+            &mut scratch.hull,
+            &mut scratch.projected,
+        )?;
+        let hull = &scratch.hull;
         if margin_at(hull, Vec2::ZERO) >= wanted {
             return None;
         }
@@ -538,11 +583,11 @@ impl Creature {
     /// While a group is in the air: the grounded legs expected to lift once
     /// it lands (the next group in listed order; the group of the most
     /// urgent grounded candidate otherwise), into `next_legs`.
-    fn plan_upcoming_lift(&mut self) {
-        self.next_legs.clear();
+    fn plan_upcoming_lift(&mut self, scratch: &mut StepScratch) {
+        scratch.next_legs.clear();
         let group = match self.spec.gait.order {
             GaitOrder::Listed => Some(self.next_group),
-            GaitOrder::Urgency => self
+            GaitOrder::Urgency => scratch
                 .candidates
                 .iter()
                 .max_by(|a, b| a.urgency.total_cmp(&b.urgency).then(b.leg.cmp(&a.leg)))
@@ -552,7 +597,7 @@ impl Creature {
             return;
         };
         let max = self.spec.gait.max_lifted;
-        self.next_legs.extend(
+        scratch.next_legs.extend(
             members
                 .iter()
                 .copied()

@@ -19,6 +19,7 @@ use glam::{Quat, Vec3};
 
 use super::leg::LegPhase;
 use super::spec::OrientationSource;
+use super::state::StepScratch;
 use super::{Body, Creature, feet_plane_normal};
 use crate::terrain::{Ground, RayHit};
 
@@ -150,9 +151,10 @@ impl Creature {
     /// hanging feet at their footholds (the ground they look for: the swings
     /// a hanging foot makes in the air jerked the feet's plane about, and
     /// the tilt spring chasing it turned a hexapod over).
-    fn reference_feet(&mut self) {
-        self.feet.clear();
-        self.feet
+    fn reference_feet(&mut self, scratch: &mut StepScratch) {
+        scratch.feet.clear();
+        scratch
+            .feet
             .extend(self.legs.iter().map(|leg| match leg.phase {
                 LegPhase::Grounded => leg.foot,
                 LegPhase::Swinging { .. } if leg.hanging => leg.desired,
@@ -190,8 +192,13 @@ impl Creature {
     }
 
     /// Stage 5: tilt, height and sway springs, then the ground guard.
-    pub(super) fn update_posture(&mut self, terrain: &Ground<'_>, dt: f32) {
-        self.reference_feet();
+    pub(super) fn update_posture(
+        &mut self,
+        terrain: &Ground<'_>,
+        dt: f32,
+        scratch: &mut StepScratch,
+    ) {
+        self.reference_feet(scratch);
         let up = self.body.up();
         let below = terrain
             .raycast(
@@ -219,9 +226,8 @@ impl Creature {
         };
         let mut target_up = match self.spec.body.orientation {
             OrientationSource::Ground => ground_normal(),
-            OrientationSource::Feet => {
-                feet_plane_normal(&self.feet, &self.shared.ring, up).unwrap_or_else(ground_normal)
-            }
+            OrientationSource::Feet => feet_plane_normal(&scratch.feet, &self.shared.ring, up)
+                .unwrap_or_else(ground_normal),
         };
         target_up = self.rear_up_to_face(terrain, target_up);
         // A ground walker never tilts past its steepest ground (the ray
@@ -267,7 +273,7 @@ impl Creature {
         // Height along the (new) up above the mean of the reference feet,
         // dipping a little while feet swing.
         let up = self.body.up();
-        let centre = self.feet.iter().copied().sum::<Vec3>() / self.feet.len().max(1) as f32;
+        let centre = scratch.feet.iter().copied().sum::<Vec3>() / scratch.feet.len().max(1) as f32;
         let swinging: f32 = self
             .legs
             .iter()
@@ -360,7 +366,7 @@ impl Creature {
         if speed > 0.0 {
             let stopping = self.motion.sway_velocity
                 * (SWAY_BRAKING_MARGIN * speed / (2.0 * SWAY_ACCELERATION));
-            if self.shift_room(stopping) < 1.0 || !self.keeps_support(stopping) {
+            if self.shift_room(stopping) < 1.0 || !self.keeps_support(stopping, scratch) {
                 let slower = (speed - SWAY_ACCELERATION * dt).max(0.0);
                 self.motion.sway_velocity *= slower / speed;
             }

@@ -98,19 +98,8 @@ pub struct Creature {
     pub(super) motion: BodyMotion,
     /// The group whose turn is next when groups step in listed order.
     pub(super) next_group: usize,
-    /// Which legs are in the air, this step.
-    pub(super) lifted: Vec<bool>,
-    /// This step's candidates to lift (see `gait.rs`).
-    pub(super) candidates: Vec<super::StepCandidate>,
-    /// Scratch: feet positions for the feet plane.
-    pub(super) feet: Vec<Vec3>,
-    /// The legs expected to lift next, this step (see `gait.rs`).
-    pub(super) next_legs: Vec<usize>,
     /// How long a step has waited for the body to stand over its support, s.
     pub(super) stability_wait: f32,
-    /// Scratch: the support polygon for stability decisions.
-    pub(super) hull: ConvexHull,
-    pub(super) projected: Vec<Vec2>,
     /// What every creature of this kind shares: rest poses, groups,
     /// neighbours, the feet's ring.
     pub(super) shared: Arc<KindShared>,
@@ -195,22 +184,28 @@ pub(super) struct LegFrame {
     pub reach: f32,
 }
 
-/// A creature step's scratch space: every vector in it is cleared or
-/// written whole before the step reads it, so nothing in it outlives a step.
+/// A creature step's scratch space, lent by the thread stepping it to the
+/// stages that need it: every vector in it is cleared or written whole
+/// before the step reads it, so nothing in it outlives a step. Not held by
+/// the creature: its empty vectors alone were 192 bytes of each one.
 #[derive(Debug, Default)]
-struct StepScratch {
-    lifted: Vec<bool>,
-    candidates: Vec<super::StepCandidate>,
-    feet: Vec<Vec3>,
-    next_legs: Vec<usize>,
-    hull: ConvexHull,
-    projected: Vec<Vec2>,
+pub(super) struct StepScratch {
+    /// Which legs are in the air, this step.
+    pub lifted: Vec<bool>,
+    /// This step's candidates to lift (see `gait.rs`).
+    pub candidates: Vec<super::StepCandidate>,
+    /// Feet positions for the feet plane (see `posture.rs`).
+    pub feet: Vec<Vec3>,
+    /// The legs expected to lift next, this step (see `gait.rs`).
+    pub next_legs: Vec<usize>,
+    /// The support polygon for stability decisions.
+    pub hull: ConvexHull,
+    /// The support polygon's points before their hull.
+    pub projected: Vec<Vec2>,
 }
 
 thread_local! {
-    /// The scratch space lent to each creature stepped on this thread: a
-    /// creature holds only empty vectors between steps (100 000 spiders
-    /// held 40 MB of it).
+    /// The scratch space lent to each creature stepped on this thread.
     static SCRATCH: std::cell::RefCell<StepScratch> = std::cell::RefCell::default();
 }
 
@@ -319,13 +314,7 @@ impl Creature {
             origin,
             motion: BodyMotion::default(),
             next_group: 0,
-            next_legs: Vec::new(),
             stability_wait: 0.0,
-            lifted: Vec::new(),
-            candidates: Vec::new(),
-            feet: Vec::new(),
-            hull: ConvexHull::default(),
-            projected: Vec::new(),
             shared,
             among_walls: !terrain.shapes().is_empty(),
             ground_under_body: GroundUnderBody {
@@ -335,7 +324,7 @@ impl Creature {
             },
             spec,
         };
-        creature.with_scratch(|creature| creature.place_legs(&terrain.at(origin)));
+        creature.place_legs(&terrain.at(origin));
         // Where it stands once its legs are placed (the ground guard may
         // have raised it): the start its displacement is measured from and
         // a reset returns to. (From the pose before, a creature told to
@@ -381,7 +370,7 @@ impl Creature {
         self.next_group = 0;
         self.stability_wait = 0.0;
         self.rebase(terrain.spacing());
-        self.with_scratch(|creature| creature.place_legs(&terrain.at(creature.origin)));
+        self.place_legs(&terrain.at(self.origin));
     }
 
     /// Moves the creature's local frame by whole grid cells when its body has
@@ -501,52 +490,36 @@ impl Creature {
         }
     }
 
-    /// Runs `work` with this thread's scratch space lent to the creature
-    /// (its scratch vectors are empty between steps), `lifted` sized for
-    /// its legs.
-    fn with_scratch<R>(&mut self, work: impl FnOnce(&mut Self) -> R) -> R {
-        fn swap(creature: &mut Creature, scratch: &mut StepScratch) {
-            std::mem::swap(&mut creature.lifted, &mut scratch.lifted);
-            std::mem::swap(&mut creature.candidates, &mut scratch.candidates);
-            std::mem::swap(&mut creature.feet, &mut scratch.feet);
-            std::mem::swap(&mut creature.next_legs, &mut scratch.next_legs);
-            std::mem::swap(&mut creature.hull, &mut scratch.hull);
-            std::mem::swap(&mut creature.projected, &mut scratch.projected);
-        }
-        let lend = |scratch: &mut StepScratch| {
-            swap(self, scratch);
-            self.lifted.clear();
-            self.lifted.resize(self.spec.legs.len(), false);
-            let result = work(self);
-            swap(self, scratch);
-            result
-        };
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => lend(&mut scratch),
-            // Lent already (a creature stepped inside another's step, which
-            // nothing does today): fresh space rather than a panic.
-            Err(_) => lend(&mut StepScratch::default()),
-        })
-    }
-
     /// Advances the creature by `dt` seconds: the pipeline in the module
     /// documentation, in order.
     pub fn step(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
-        self.with_scratch(|creature| creature.step_stages(terrain, dt))
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.step_stages(terrain, dt, &mut scratch),
+            // Lent already (a creature stepped inside another's step, which
+            // nothing does today): fresh space rather than a panic.
+            Err(_) => self.step_stages(terrain, dt, &mut StepScratch::default()),
+        })
     }
 
     /// [`Creature::step`]'s stages, with the scratch space lent.
-    fn step_stages(&mut self, terrain: &Heightfield, dt: f32) -> StepEvents {
+    fn step_stages(
+        &mut self,
+        terrain: &Heightfield,
+        dt: f32,
+        scratch: &mut StepScratch,
+    ) -> StepEvents {
+        scratch.lifted.clear();
+        scratch.lifted.resize(self.spec.legs.len(), false);
         self.rebase(terrain.spacing());
         let terrain = &terrain.at(self.origin);
         self.among_walls = terrain.has_shapes();
         let mut events = StepEvents::default();
         let before = self.body.position;
-        self.drive(terrain, dt);
+        self.drive(terrain, dt, scratch);
         self.update_footholds(terrain);
-        self.start_steps(terrain, dt);
+        self.start_steps(terrain, dt, scratch);
         events.touchdowns = self.advance_swings(terrain, dt);
-        self.update_posture(terrain, dt);
+        self.update_posture(terrain, dt, scratch);
         for i in 0..self.legs.len() {
             events.ik_repairs += u32::from(self.solve_leg(terrain, i));
             events.ik_repairs += u32::from(self.let_go_if_out_of_reach(terrain, i));
@@ -555,15 +528,15 @@ impl Creature {
                 leg.planted_end = Some(leg.chain.end());
             }
         }
-        for (lifted, leg) in self.lifted.iter_mut().zip(&self.legs) {
+        for (lifted, leg) in scratch.lifted.iter_mut().zip(&self.legs) {
             *lifted = leg.is_lifted();
         }
         let rule = GaitRule {
             group_of: &self.shared.group_of,
-            lifted: &self.lifted,
+            lifted: &scratch.lifted,
             max_lifted: self.spec.gait.max_lifted,
         };
-        events.lifted = self.lifted.iter().filter(|l| **l).count();
+        events.lifted = scratch.lifted.iter().filter(|l| **l).count();
         events.gait_violation = rule.violated();
         let moved = self.body.position - before;
         events.travelled = moved.length();
