@@ -14,7 +14,7 @@ use glam::{Quat, Vec2, Vec3};
 
 use super::spec::Surface;
 use super::state::StepScratch;
-use super::{Body, Creature, support_margin, support_plane};
+use super::{Body, Creature, support_plane};
 use crate::terrain::Ground;
 
 /// No planted foot is carried by the body's motion past this fraction of its
@@ -362,17 +362,14 @@ impl Creature {
         }
         let up = self.body.up();
         let planted = self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot);
-        let now = support_margin(
-            self.body.position,
-            up,
-            planted,
-            &mut scratch.hull,
-            &mut scratch.projected,
-        )?;
+        let now = scratch.support.margin(self.body.position, up, planted)?;
         let (u, v) = support_plane(up);
         Some((
             now,
-            scratch.hull.margin(Vec2::new(delta.dot(u), delta.dot(v))),
+            scratch
+                .support
+                .hull
+                .margin(Vec2::new(delta.dot(u), delta.dot(v))),
         ))
     }
 

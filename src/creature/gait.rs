@@ -20,7 +20,7 @@ use super::footholds::Foothold;
 use super::leg::LegPhase;
 use super::spec::FOOT_SPEED_LIMIT;
 use super::spec::{GaitOrder, SLOW_DOWN_STRETCH};
-use super::stability::{support_margin, support_plane};
+use super::stability::support_plane;
 use super::state::StepScratch;
 use super::swing::{needed_lift, peak_swing_speed};
 use crate::geometry::ConvexHull;
@@ -386,19 +386,13 @@ impl Creature {
             .enumerate()
             .filter(|(i, leg)| leg.is_grounded() && !lifting.contains(i))
             .map(|(_, leg)| leg.foot);
-        let Some(now) = support_margin(
-            centre,
-            up,
-            staying,
-            &mut scratch.hull,
-            &mut scratch.projected,
-        ) else {
+        let Some(now) = scratch.support.margin(centre, up, staying) else {
             // Too few feet left to stand on: not a static step.
             return true;
         };
         let (u, v) = support_plane(up);
         let d = later - centre;
-        now >= margin && scratch.hull.margin(Vec2::new(d.dot(u), d.dot(v))) >= margin
+        now >= margin && scratch.support.hull.margin(Vec2::new(d.dot(u), d.dot(v))) >= margin
     }
 
     /// The legs expected to lift next (none while a group is in the air):
@@ -492,17 +486,10 @@ impl Creature {
             // the feet down now allow, so that step need not wait for the
             // lean (unless the body must first lean over the feet down now).
             let staying = self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot);
-            if support_margin(
-                centre,
-                up,
-                staying,
-                &mut scratch.hull,
-                &mut scratch.projected,
-            )
-            .is_some()
-                && margin_at(&scratch.hull, Vec2::ZERO) >= wanted
+            if scratch.support.margin(centre, up, staying).is_some()
+                && margin_at(&scratch.support.hull, Vec2::ZERO) >= wanted
             {
-                let hull = &scratch.hull;
+                let hull = &scratch.support.hull;
                 let t = bisect(|t| margin_at(hull, needed * t) >= wanted, false);
                 let shift = needed * t;
                 self.motion.sway_target = u * shift.x + v * shift.y;
@@ -516,21 +503,13 @@ impl Creature {
             .enumerate()
             .filter(|(i, leg)| leg.is_grounded() && !scratch.next_legs.contains(i))
             .map(|(_, leg)| leg.foot);
-        if support_margin(
-            centre,
-            up,
-            staying,
-            &mut scratch.hull,
-            &mut scratch.projected,
-        )
-        .is_none()
-        {
+        if scratch.support.margin(centre, up, staying).is_none() {
             self.motion.sway_target = Vec3::ZERO;
             return;
         }
-        let corners = scratch.hull.corners();
+        let corners = scratch.support.hull.corners();
         let centroid = corners.iter().copied().sum::<Vec2>() / corners.len().max(1) as f32;
-        let hull = &scratch.hull;
+        let hull = &scratch.support.hull;
         let t = bisect(|t| margin_at(hull, (centroid - middle) * t) >= wanted, true);
         let shift = (centroid - middle) * t;
         self.motion.sway_target = u * shift.x + v * shift.y;
@@ -564,14 +543,8 @@ impl Creature {
                 LegPhase::Grounded => leg.foot,
                 LegPhase::Swinging { to, .. } => to,
             });
-        support_margin(
-            centre,
-            up,
-            standing,
-            &mut scratch.hull,
-            &mut scratch.projected,
-        )?;
-        let hull = &scratch.hull;
+        scratch.support.margin(centre, up, standing)?;
+        let hull = &scratch.support.hull;
         if margin_at(hull, Vec2::ZERO) >= wanted {
             return None;
         }

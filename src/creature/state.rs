@@ -199,9 +199,30 @@ pub(super) struct StepScratch {
     /// The legs expected to lift next, this step (see `gait.rs`).
     pub next_legs: Vec<usize>,
     /// The support polygon for stability decisions.
+    pub support: SupportScratch,
+}
+
+/// The support polygon of a step's stability decisions and the space to
+/// build it in.
+#[derive(Debug, Default)]
+pub(super) struct SupportScratch {
+    /// The last polygon built.
     pub hull: ConvexHull,
-    /// The support polygon's points before their hull.
-    pub projected: Vec<Vec2>,
+    /// Its points before their hull.
+    projected: Vec<Vec2>,
+}
+
+impl SupportScratch {
+    /// [`support_margin`](super::support_margin) of `feet` about `centre`,
+    /// its polygon left in [`hull`](Self::hull).
+    pub fn margin(
+        &mut self,
+        centre: Vec3,
+        up: Vec3,
+        feet: impl Iterator<Item = Vec3>,
+    ) -> Option<f32> {
+        super::support_margin(centre, up, feet, &mut self.hull, &mut self.projected)
+    }
 }
 
 thread_local! {
