@@ -346,7 +346,23 @@ impl Cli {
             None => crate::viewer::run(&SceneArgs::default_scene(), None, false, None),
             Some(Commands::Run(args)) => {
                 if let Some(cast) = &args.record {
-                    refuse_to_overwrite_inputs("--record", cast, &args.scene, &args.drive)?;
+                    // The scene's own files too; one that does not load
+                    // fails the run with its error before anything is
+                    // written.
+                    let scene_files = args
+                        .scene
+                        .scene
+                        .as_deref()
+                        .and_then(|path| config::load_scene(path).ok())
+                        .map(|scene| scene.files)
+                        .unwrap_or_default();
+                    refuse_to_overwrite_inputs(
+                        "--record",
+                        cast,
+                        &args.scene,
+                        &args.drive,
+                        &scene_files,
+                    )?;
                 }
                 args.drive.load().and_then(|script| {
                     crate::viewer::run(&args.scene, script, args.baked, args.record.as_deref())
@@ -582,7 +598,8 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     }
     let script = args.drive.load()?;
     if let Some(trace) = &args.trace {
-        refuse_to_overwrite_inputs("--trace", trace, &args.scene, &args.drive)?;
+        let scene_files = scene.as_ref().map_or(&[][..], |s| &s.files[..]);
+        refuse_to_overwrite_inputs("--trace", trace, &args.scene, &args.drive, scene_files)?;
     }
     let length = match (args.seconds, args.steps) {
         // Seconds round to whole steps: less than half a step would run
@@ -651,13 +668,15 @@ fn went_bad(summary: &Summary, strict: bool) -> Option<String> {
     (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
-/// Refuses a `--trace` file that is one of the run's inputs (creature,
-/// terrain or script file): creating the trace would destroy it.
+/// Refuses an output file (`--trace`, `--record`) that is one of the run's
+/// inputs (creature, terrain, script or scene file, or a file the scene
+/// reads): creating the output would destroy it.
 fn refuse_to_overwrite_inputs(
     flag: &str,
     output: &str,
     scene: &SceneArgs,
     drive: &DriveArgs,
+    scene_files: &[PathBuf],
 ) -> Result<(), Failure> {
     let Some(output_path) = canonical(output) else {
         return Ok(());
@@ -674,9 +693,16 @@ fn refuse_to_overwrite_inputs(
         ("script", drive.script.as_ref()),
         ("scene", scene.scene.as_ref()),
     ];
+    let read_by_scene = scene_files
+        .iter()
+        .map(|file| ("scene's", Some(file.to_string_lossy().into_owned())));
+    let inputs = inputs
+        .into_iter()
+        .map(|(what, input)| (what, input.cloned()))
+        .chain(read_by_scene);
     for (what, input) in inputs {
         if let Some(input) = input
-            && canonical(input).as_ref() == Some(&output_path)
+            && canonical(&input).as_ref() == Some(&output_path)
         {
             return Err(Failure::BadInput(format!(
                 "{flag} {output} is the {what} file {input}; writing it would destroy that file. \

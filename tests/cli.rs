@@ -448,6 +448,42 @@ fn trace_never_overwrites_an_input_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A scene's creature, terrain and script files were not guarded: a
+/// trace named after one turned it into JSON lines (and `run --record`
+/// into an asciicast).
+#[test]
+fn trace_never_overwrites_a_file_a_scene_reads() {
+    let dir = temp_dir("trace-scene-inputs");
+    std::fs::copy("creatures/spider.toml", dir.join("mine.toml")).unwrap();
+    std::fs::copy("terrain/flat.toml", dir.join("ground.toml")).unwrap();
+    std::fs::write(dir.join("go.txt"), "forward 0.1s").unwrap();
+    std::fs::write(
+        dir.join("s.toml"),
+        "terrain = \"ground.toml\"\n[[creatures]]\ncreature = \"mine.toml\"\nscript = \"go.txt\"\n",
+    )
+    .unwrap();
+    let scene = dir.join("s.toml");
+    for name in ["mine.toml", "ground.toml", "go.txt"] {
+        let trace = dir.join(name);
+        let before = std::fs::read(&trace).unwrap();
+        let out = skitter(&[
+            "headless",
+            "--scene",
+            scene.to_str().unwrap(),
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("is the scene's file"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read(&trace).unwrap(), before, "{name} was touched");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn trace_every_writes_every_nth_step() {
     let dir = temp_dir("trace-every");
