@@ -640,6 +640,7 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     )
     .map_err(|e| match e {
         headless::HeadlessError::Solver(message) => Failure::BadInput(message),
+        headless::HeadlessError::NoSteps => Failure::BadInput(e.to_string()),
         other => Failure::Other(other.to_string()),
     })?;
     let json = serde_json::to_string_pretty(&summary).map_err(|e| Failure::Other(e.to_string()))?;

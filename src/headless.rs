@@ -69,6 +69,14 @@ pub enum HeadlessError {
     /// The simulation threads could not start.
     #[error(transparent)]
     Threads(#[from] ThreadsError),
+    /// Its drive scripts end before the first step (`forward 0s`, a lone
+    /// `reset`): a run of no steps has no figures to report.
+    #[error(
+        "the drive script runs no steps (it lasts under half of one 1/120 s step); give an item a \
+         duration, e.g. `forward 5s`, or the run its steps with --steps (the creature stands \
+         once the script ends)"
+    )]
+    NoSteps,
 }
 
 impl HeadlessRun {
@@ -202,6 +210,9 @@ pub fn run_with_trace_every(
     spec.check_solvers()?;
     let mut world = spec.world()?;
     let (mut timelines, total) = spec.timelines(world.dt());
+    if total == 0 {
+        return Err(HeadlessError::NoSteps);
+    }
     let started = Instant::now();
     for _ in 0..total {
         for (kind, timeline) in timelines.iter_mut().enumerate() {

@@ -233,6 +233,20 @@ fn scripted_time_is_summed_exactly_and_check_agrees() {
         format!("ok    {script}: drive script: 1000 items, 4 s, 480 steps of 1/120 s\n")
     );
     assert_eq!(headless_steps(&["--script", script]), 480);
+    // One item of no time: `check` warns that headless would refuse it.
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "forward 0s\n").unwrap();
+    let empty = empty.to_str().unwrap();
+    let out = skitter(&["check", empty]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!("warning {empty}: the script runs no steps"))
+            && stdout.ends_with(&format!(
+                "ok    {empty}: drive script: 1 item, 0 s, 0 steps of 1/120 s\n"
+            )),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -291,6 +305,19 @@ fn range_messages_state_the_accepted_range() {
         );
     }
     assert_eq!(headless_steps(&["--steps", "1"]), 1);
+    // Nor a script that ends before its first step (it printed a summary
+    // of 0 steps, its clearances 0.0).
+    for script in ["forward 0s", "reset", "forward 0.0001ms"] {
+        let out = skitter(&["headless", "--drive", script]);
+        assert_eq!(out.status.code(), Some(2), "{script}");
+        assert!(stderr(&out).contains("runs no steps"), "{}", stderr(&out));
+        let out = skitter(&["headless", "--drive", script, "--seconds", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{script} within 1 s");
+    }
+    assert_eq!(
+        headless_steps(&["--drive", "forward 0s", "--steps", "3"]),
+        3
+    );
     let out = skitter(&["headless", "--drive", "forward 86401s"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

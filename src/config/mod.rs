@@ -244,8 +244,8 @@ impl std::fmt::Display for Checked {
                 let carved = t.shapes.iter().filter(|s| s.subtract).count();
                 match (t.shapes.len(), carved) {
                     (0, _) => Ok(()),
-                    (n, 0) => write!(f, ", {n} shape{}", if n == 1 { "" } else { "s" }),
-                    (n, c) => write!(f, ", {n} shapes ({c} carved)"),
+                    (n, 0) => write!(f, ", {}", counted(n, "shape")),
+                    (n, c) => write!(f, ", {} ({c} carved)", counted(n, "shape")),
                 }
             }
             Checked::Scene(scene) => {
@@ -258,22 +258,31 @@ impl std::fmt::Display for Checked {
                     .join(", ");
                 write!(
                     f,
-                    "scene {:?}: {count} creature{} ({kinds}) on terrain {:?}, seed {}",
+                    "scene {:?}: {} ({kinds}) on terrain {:?}, seed {}",
                     scene.name,
-                    if count == 1 { "" } else { "s" },
+                    counted(count, "creature"),
                     scene.terrain.name,
                     scene.terrain.seed
                 )
             }
             Checked::Script(s) => write!(
                 f,
-                "drive script: {} items, {} s, {} steps of 1/{} s",
-                s.steps.len(),
+                "drive script: {}, {} s, {} of 1/{} s",
+                counted(s.steps.len(), "item"),
                 s.total_seconds(),
-                s.total_steps(crate::sim::DEFAULT_DT),
+                counted(s.total_steps(crate::sim::DEFAULT_DT) as usize, "step"),
                 (1.0 / crate::sim::DEFAULT_DT).round()
             ),
         }
+    }
+}
+
+/// `n` and `noun`, plural unless one: "1 shape", "3 shapes".
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
@@ -290,7 +299,20 @@ pub fn check_file_seeded(
 ) -> Result<(Checked, Vec<Warning>), ConfigError> {
     let text = read_file(path)?;
     if !path.ends_with(".toml") {
-        return parse_script(path, &text).map(|s| (Checked::Script(s), Vec::new()));
+        let script = parse_script(path, &text)?;
+        // Fine for the viewer, which goes on; a headless run of it alone
+        // has nothing to report and is refused.
+        let warnings = if script.total_steps(crate::sim::DEFAULT_DT) == 0 {
+            vec![Warning(Source::new(path, &text).error(
+                None,
+                "",
+                "the script runs no steps (it lasts under half of one 1/120 s step): \
+                 `headless` refuses it without --steps; give an item a duration, e.g. `forward 5s`",
+            ))]
+        } else {
+            Vec::new()
+        };
+        return Ok((Checked::Script(script), warnings));
     }
     let src = Source::new(path, &text);
     let doc = fields::Document::parse(&src)?;
