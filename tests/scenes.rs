@@ -399,6 +399,24 @@ fn files_a_scene_names_are_found_beside_it() {
     let err = load_scene(dir.join("missing.toml").to_str().unwrap()).unwrap_err();
     assert!(err.to_string().contains("nowhere.txt"), "{err}");
     assert_eq!(err.line, Some(3), "{err}");
+    // A named file's several errors, each with its place, on the scene's
+    // one line (they showed as a literal `\n`).
+    std::fs::write(dir.join("two.toml"), "sed = 1\nsizes = 2\n").unwrap();
+    std::fs::write(
+        dir.join("bad.toml"),
+        "terrain = \"two.toml\"\n[[creatures]]\ncreature = \"spider\"\n",
+    )
+    .unwrap();
+    let err = load_scene(dir.join("bad.toml").to_str().unwrap()).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("two.toml:1:1: sed: unknown field")
+            && text.contains("; ")
+            && text.contains("two.toml:2:1: sizes: unknown field")
+            && !text.contains("\\n")
+            && !text.contains('\n'),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

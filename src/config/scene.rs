@@ -193,7 +193,12 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
         check.at(
             value,
             field,
-            format!("cannot use {:?}: {error}", value.get_ref()),
+            // The file's own errors, each with its place, on this one line.
+            format!(
+                "cannot use {:?}: {}",
+                value.get_ref(),
+                error.lines().join("; ")
+            ),
         )
     };
 

@@ -117,8 +117,10 @@ pub const ERROR_NOTICE_SECONDS: f64 = 15.0;
 impl Notice {
     /// A notice of `text`, made safe to print.
     pub fn new(text: impl Into<String>, is_error: bool) -> Notice {
+        // Several errors come one a line; the notice is one line.
+        let text = text.into().lines().collect::<Vec<_>>().join("  ·  ");
         Notice {
-            text: printable(&text.into(), MESSAGE_MAX_CHARS),
+            text: printable(&text, MESSAGE_MAX_CHARS),
             is_error,
             age: 0.0,
         }
@@ -1106,6 +1108,18 @@ mod tests {
         assert_eq!(
             notice.text,
             "reload failed: unknown leg `\\u{1b}]0;title\\u{7}`"
+        );
+    }
+
+    /// A file's several errors came one a line, and the notice showed the
+    /// line breaks as a literal `\n`.
+    #[test]
+    fn a_notice_of_several_errors_separates_them_on_its_one_line() {
+        let mut app = app();
+        app.notify_error("a.toml:1:2: body.speed: bad\na.toml:3:4: legs: bad");
+        assert_eq!(
+            app.notice.as_ref().unwrap().text,
+            "a.toml:1:2: body.speed: bad  ·  a.toml:3:4: legs: bad"
         );
     }
 }
