@@ -311,6 +311,29 @@ fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
         assert_eq!(found.line, Some(line), "{field}: {all}");
         assert!(found.to_string().contains(says), "{field}: {all}");
     }
+    // After a shape that does not read (a centre of two numbers), the next
+    // keeps its own index (it was named `shapes[0]`); a size of two
+    // numbers is one error, not also a missing size.
+    let err = parse_terrain(
+        "t.toml",
+        "name = \"t\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [3.0, 0.5]\nsize = [1.0, 1.0]\n\
+         [[shapes]]\nkind = \"cylinder\"\ncenter = [3.0, 0.5, 0.0]\nradius = 1.0\n",
+    )
+    .unwrap_err();
+    let fields: Vec<_> = err
+        .all()
+        .map(|e| (e.line, e.field.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        fields,
+        vec![
+            (Some(4), "shapes[0].center".to_string()),
+            (Some(5), "shapes[0].size".to_string()),
+            (Some(7), "shapes[1].height".to_string()),
+        ],
+        "{err}"
+    );
     // A misspelt `[[shape]]` is told `shapes` is what it could be.
     let err = parse_terrain(
         "typo.toml",

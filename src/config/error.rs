@@ -86,6 +86,11 @@ impl Errors {
         self.list.push(error);
     }
 
+    /// Whether an error about `field` is recorded already.
+    pub fn names(&self, field: &str) -> bool {
+        self.list.iter().any(|e| e.field.as_deref() == Some(field))
+    }
+
     /// How many errors are recorded so far.
     pub fn len(&self) -> usize {
         self.list.len()

@@ -34,7 +34,7 @@ pub(super) struct TerrainFile {
     /// Solids added to the ground or carved out of it (walls, rooms,
     /// tunnels), in order: each one changes everything listed before it.
     #[schemars(with = "Option<Vec<ShapeFile>>")]
-    shapes: Option<Vec<ShapeFile>>,
+    shapes: Option<Vec<Option<ShapeFile>>>,
 }
 
 /// `[[shapes]]`: one solid, in world coordinates (metres; +Y up).
@@ -171,11 +171,12 @@ pub fn parse_terrain_seeded(
         noise: doc.optional(&src, "noise", &mut errors).flatten(),
         shapes: doc
             .optional_array::<ShapeFile>(&src, "shapes", &mut errors)
+            // Entries with errors stay as `None`, so the shapes after one
+            // keep their index in messages.
             .map(|(_, entries)| {
                 entries
                     .into_iter()
-                    .flatten()
-                    .map(Spanned::into_inner)
+                    .map(|entry| entry.map(Spanned::into_inner))
                     .collect()
             }),
     };
@@ -356,10 +357,10 @@ fn check_heights(
 }
 
 /// The shapes, every bad field reported (the bad shapes left out).
-fn parse_shapes(check: &Check<'_>, files: &[ShapeFile], errors: &mut Errors) -> Vec<Shape> {
+fn parse_shapes(check: &Check<'_>, files: &[Option<ShapeFile>], errors: &mut Errors) -> Vec<Shape> {
     if files.len() > MAX_SHAPES {
-        errors.push(check.at(
-            &files[MAX_SHAPES].kind,
+        errors.push(check.at_opt(
+            files[MAX_SHAPES].as_ref().map(|file| &file.kind),
             "shapes",
             format!(
                 "a terrain may list at most {MAX_SHAPES} shapes, this one has {}",
@@ -369,7 +370,9 @@ fn parse_shapes(check: &Check<'_>, files: &[ShapeFile], errors: &mut Errors) -> 
     }
     let mut shapes = Vec::with_capacity(files.len());
     for (i, file) in files.iter().enumerate().take(MAX_SHAPES) {
-        if let Some(shape) = parse_shape(check, i, file, errors) {
+        if let Some(file) = file
+            && let Some(shape) = parse_shape(check, i, file, errors)
+        {
             shapes.push(shape);
         }
     }
@@ -433,7 +436,11 @@ fn parse_shape(
         }
     };
     let needs = |key: &str, takes: &str, errors: &mut Errors| {
-        errors.push(check.at(&file.kind, field(key), format!("missing: {takes}")));
+        // Not when it was there but unreadable (its error is recorded and
+        // the key dropped to look for more).
+        if !errors.names(&field(key)) {
+            errors.push(check.at(&file.kind, field(key), format!("missing: {takes}")));
+        }
     };
     let half = match kind {
         Some(ShapeKind::Box) => {
