@@ -713,6 +713,39 @@ fn a_body_rocking_in_place_is_stranded_and_walks_on() {
     assert!(failure.is_none(), "{failure:?}");
 }
 
+/// The spider with legs ten times as long, climbing the wall: a hanging
+/// foot, held within its leg's bend while its landing point came into
+/// reach, landed there 2.7 m away in one step (319 m/s). Every foot in a
+/// solid world now comes down to its landing point at a foot's speed.
+#[test]
+fn a_hanging_foot_never_jumps_to_its_landing_point() {
+    let spider = skitter::config::CREATURES
+        .iter()
+        .find(|c| c.name == "spider")
+        .unwrap()
+        .text;
+    let mut text = spider.replace("height = 0.32 ", "height = 3.2 ");
+    for (from, to) in [
+        ("rest = [0.5, -0.32, -0.5]", "rest = [4.0, -3.2, -4.0]"),
+        ("rest = [-0.5, -0.32, -0.5]", "rest = [-4.0, -3.2, -4.0]"),
+        ("bones = [0.28, 0.34, 0.34]", "bones = [2.8, 3.4, 3.4]"),
+        ("pole = [0.4, 0.6, -0.6]", "pole = [4.0, 6.0, -6.0]"),
+        ("pole = [-0.4, 0.6, -0.6]", "pole = [-4.0, 6.0, -6.0]"),
+    ] {
+        assert!(text.contains(from), "test setup: {from}");
+        text = text.replace(from, to);
+    }
+    let long_legs = parse_creature("longlegs.toml", &text).unwrap();
+    let s = common::drive(long_legs, common::shipped_terrain("wall"), "forward 10s");
+    assert!(
+        s.foot_speed_max < 10.0 && s.touchdown_speed_max < 10.0,
+        "a foot moved {} m/s, touched down at {} m/s",
+        s.foot_speed_max,
+        s.touchdown_speed_max
+    );
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+}
+
 /// A leg let go (it cannot stand where its foot is) is bent to most of its
 /// reach along the line to its foot; across a bump that point was inside
 /// it, and the spider's hanging foot started its swing 214 mm deep. (Then

@@ -327,9 +327,14 @@ impl Creature {
                     leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
                     continue;
                 }
-                // A foot bent short of its landing point comes down to it
-                // no faster than a foot may move (below), then lands.
-                if !(follows && leg.foot.distance(to) > FOOT_FOLLOW_SPEED * dt) {
+                // A foot bent short of its landing point, or left behind
+                // its swing by the speed limit (in a solid world every foot
+                // follows it), comes down to it no faster than a foot may
+                // move (below), then lands: a long-legged climber's hanging
+                // foot, held within its bend, landed 2.7 m away in a step.
+                let behind = (follows || terrain.has_shapes())
+                    && leg.foot.distance(to) > FOOT_FOLLOW_SPEED * dt;
+                if !behind {
                     leg.foot = to;
                     leg.phase = LegPhase::Grounded;
                     leg.hanging = false;
@@ -343,8 +348,7 @@ impl Creature {
             let hip = self.body.to_world(frame.mount);
             let most = reach_share(leg, progress) * frame.reach;
             if progress >= 1.0 {
-                // Still coming down to its landing point (only a foot that
-                // `follows` gets here): straight to it.
+                // Still coming down to its landing point: straight to it.
                 foot = to;
             } else if terrain.has_shapes() {
                 foot = off_surface(terrain, foot, least);
