@@ -10,7 +10,7 @@ use super::footholds::reach_needed;
 use super::swing::{HANGING_REACH, SWING_REACH, off_surface, swing_on, within_reach};
 use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
-    Chain, Fabrik, IkError, SolveParams, SolveReport, Solver, SolverKind, Termination,
+    Chain, Fabrik, IkError, JointLimit, SolveParams, SolveReport, Solver, SolverKind, Termination,
 };
 use crate::terrain::Ground;
 
@@ -351,13 +351,37 @@ pub(super) fn with_solver<R>(kind: SolverKind, work: impl FnOnce(&mut dyn Solver
 }
 
 /// Solves `chain` for `target` with this thread's solver of `kind`.
+///
+/// FABRIK honours joint limits by clamping each joint as it places it,
+/// and a joint held at its limit can stop it short of a target the leg
+/// reaches by bending another: an ankle at the edge of a 60° cone left a
+/// walking spider's foot 0.24 m off its target (the README's own limits
+/// example). Where limits stop it short, CCD, which turns one joint at a
+/// time, finishes from its pose, and the better of the two is kept.
 fn solve_with(
     kind: SolverKind,
     chain: &mut Chain,
     target: Vec3,
     params: &SolveParams,
 ) -> SolveReport {
-    with_solver(kind, |solver| solver.solve(chain, target, params))
+    let report = with_solver(kind, |solver| solver.solve(chain, target, params));
+    let limited = chain.limits().iter().any(|l| *l != JointLimit::Free);
+    if kind != SolverKind::Fabrik || report.reached || !limited {
+        return report;
+    }
+    let mut finished = chain.clone();
+    let finish = with_solver(SolverKind::Ccd, |solver| {
+        solver.solve(&mut finished, target, params)
+    });
+    if finish.error < report.error {
+        *chain = finished;
+        SolveReport {
+            iterations: report.iterations + finish.iterations,
+            ..finish
+        }
+    } else {
+        report
+    }
 }
 
 /// A planted foot its leg misses by more than this (metres), out of its
