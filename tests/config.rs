@@ -543,6 +543,30 @@ fn feet_that_may_cross_are_a_warning() {
     );
 }
 
+/// `max_lifted = 1` with the spider's pairs: each pair lifts in two
+/// turns, four a cycle, and `check` said 0.90 m/s (the cap of two turns)
+/// for a creature that walked 0.39 m/s.
+#[test]
+fn a_group_larger_than_max_lifted_lifts_in_parts_and_slows_the_gait() {
+    let pairs = parse_creature("creatures/spider.toml", spider_text()).unwrap();
+    let text = spider_with("max_lifted = 2", "max_lifted = 1");
+    let (one_at_a_time, warnings) =
+        parse_creature_with_warnings("creatures/one.toml", &text).unwrap();
+    assert_eq!((pairs.turns(), one_at_a_time.turns()), (2, 4));
+    assert!(
+        one_at_a_time.speed_cap() < 0.6 * pairs.speed_cap(),
+        "{} against {}",
+        one_at_a_time.speed_cap(),
+        pairs.speed_cap()
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.0.field.as_deref() == Some("body.speed")),
+        "its 0.9 m/s is over the cap: {warnings:?}"
+    );
+}
+
 #[test]
 fn terrain_settings_that_make_nan_heights_are_refused() {
     let text = "name = \"t\"\n[noise]\nfractal = \"fbm\"\npersistence = 0.0\n";

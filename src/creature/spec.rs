@@ -221,14 +221,20 @@ impl CreatureSpec {
         Ok(())
     }
 
-    /// Turns the gait takes per cycle: the groups one after another, or (one
-    /// group) as many turns as `max_lifted` forces.
+    /// Turns the gait takes per cycle: the groups one after another, each in
+    /// as many turns as `max_lifted` forces (a group larger than it lifts
+    /// in parts: a spider told `max_lifted = 1` walks its two diagonal
+    /// pairs in four turns, at well under the speed two would give).
     pub fn turns(&self) -> usize {
-        let groups = self.gait.groups.len();
-        if groups <= 1 {
-            self.legs.len().div_ceil(self.gait.max_lifted.max(1))
+        let most = self.gait.max_lifted.max(1);
+        if self.gait.groups.len() <= 1 {
+            self.legs.len().div_ceil(most)
         } else {
-            groups
+            self.gait
+                .groups
+                .iter()
+                .map(|g| g.len().div_ceil(most))
+                .sum()
         }
     }
 
