@@ -282,6 +282,40 @@ fn creature_files_say_which_surfaces_they_walk_on() {
     );
 }
 
+/// A pit carved with its top exactly at the flat ground's level, or a
+/// wall carved away whole, leaves a sheet of no thickness where the faces
+/// meet: a spider walked across the open pit on it. `check` warns, and
+/// says how to mend it; a room's floor flush with its block's underside
+/// (the ground beyond it) is a real floor and is not warned of.
+#[test]
+fn a_carve_flush_with_the_surface_it_cuts_is_warned_of() {
+    use skitter::config::parse_terrain_with_warnings;
+    let flat = "name = \"t\"\n[noise]\nfractal = \"flat\"\n";
+    let pit = |top: f32| {
+        format!(
+            "{flat}[[shapes]]\nkind = \"box\"\ncenter = [4.0, {}, 0.0]\nsize = [2.0, 2.0, 6.0]\nsubtract = true\n",
+            top - 1.0
+        )
+    };
+    let warned = |text: &str| {
+        let (_, warnings) = parse_terrain_with_warnings("t.toml", text).unwrap();
+        warnings
+            .iter()
+            .filter(|w| w.0.message.contains("sheet of no thickness"))
+            .map(|w| (w.0.line, w.0.field.clone().unwrap_or_default()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(warned(&pit(0.0)), vec![(Some(6), "shapes[0]".to_string())]);
+    assert!(warned(&pit(0.02)).is_empty());
+    let block = "[[shapes]]\nkind = \"box\"\ncenter = [5.0, 1.5, 0.0]\nsize = [1.0, 3.0, 4.0]\nyaw = 20.0\n";
+    let ghost = format!("{flat}{block}{block}subtract = true\n");
+    assert_eq!(warned(&ghost), vec![(Some(11), "shapes[1]".to_string())]);
+    let overhang = common::shipped_terrain("overhang");
+    assert_eq!(overhang.shapes.len(), 2);
+    let text = std::fs::read_to_string("terrain/overhang.toml").unwrap();
+    assert!(warned(&text).is_empty());
+}
+
 #[test]
 fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
     let text = "name = \"t\"\n\

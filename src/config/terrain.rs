@@ -1,6 +1,6 @@
 //! Terrain files: TOML in, [`TerrainSpec`] out.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
@@ -265,8 +265,111 @@ pub fn parse_terrain_seeded(
             ),
         ));
     }
-    let warnings = check_heights(&check, &file, &spec)?;
+    let mut warnings = check_heights(&check, &file, &spec)?;
+    warnings.extend(flush_carves(&check, &file, &spec));
     Ok((spec, warnings))
+}
+
+/// How near two parallel faces may lie and count as one plane (metres).
+const FLUSH: f32 = 1e-3;
+
+/// A warning for every carve with a face lying exactly on a face of what
+/// it cuts, facing the same way, with open space beyond it (a pit whose
+/// top is the flat ground's level, a tunnel ending on a wall's face, a
+/// shape carved away whole): there the distance field is zero on both
+/// sides, a sheet of no thickness that rays stop on and creatures stand on.
+/// (A room's floor flush with its block's underside is a real floor: the
+/// ground is beyond it.)
+fn flush_carves(check: &Check<'_>, file: &TerrainFile, spec: &TerrainSpec) -> Vec<Warning> {
+    // Each flat face: the axis (0 = x, 1 = y, 2 = z) of the shape's yaw
+    // frame, its outward sign, and its offset along that axis in a frame
+    // turned by the same yaw (so shapes of one yaw compare).
+    let faces = |shape: &Shape| {
+        let flat_sides = match shape.kind {
+            ShapeKind::Box => [0, 1, 2].as_slice(),
+            ShapeKind::Cylinder => [1].as_slice(),
+            ShapeKind::Sphere => [].as_slice(),
+        };
+        let (sin, cos) = shape.yaw.sin_cos();
+        let c = shape.center;
+        let local = [c.x * cos - c.z * sin, c.y, c.x * sin + c.z * cos];
+        flat_sides
+            .iter()
+            .flat_map(move |&k| {
+                [-1.0f32, 1.0].map(|sign| (k, sign, local[k] + sign * shape.half[k]))
+            })
+            .collect::<Vec<_>>()
+    };
+    // Just outside face (k, sign) of `shape`, at its middle, in the world.
+    let beyond = |shape: &Shape, k: usize, sign: f32| {
+        let mut l = Vec3::ZERO;
+        l[k] = sign * (shape.half[k] + 2.0 * FLUSH);
+        let (sin, cos) = shape.yaw.sin_cos();
+        shape.center + Vec3::new(cos * l.x + sin * l.z, l.y, cos * l.z - sin * l.x)
+    };
+    let ground = spec.noise.sampler(spec.seed);
+    let footprint = |shape: &Shape| match shape.kind {
+        ShapeKind::Box => shape.half.x.hypot(shape.half.z),
+        _ => shape.half.x,
+    };
+    let mut warnings = Vec::new();
+    for (i, carve) in spec.shapes.iter().enumerate().filter(|(_, s)| s.subtract) {
+        let earlier = &spec.shapes[..i];
+        let solid_at = |p: Vec3| {
+            f64::from(p.y) < ground(f64::from(p.x), f64::from(p.z))
+                || earlier.iter().any(|s| !s.subtract && s.contains(p))
+        };
+        let mut flush_with: Option<String> = None;
+        for (k, sign, at) in faces(carve) {
+            if flush_with.is_some() || solid_at(beyond(carve, k, sign)) {
+                continue;
+            }
+            if spec.noise.fractal == Fractal::Flat
+                && k == 1
+                && sign > 0.0
+                && (f64::from(at) - spec.noise.base).abs() < f64::from(FLUSH)
+            {
+                flush_with = Some(format!("the flat ground (y = {})", spec.noise.base));
+            }
+            for (j, solid) in earlier.iter().enumerate() {
+                let apart = Vec2::new(
+                    carve.center.x - solid.center.x,
+                    carve.center.z - solid.center.z,
+                );
+                if flush_with.is_some()
+                    || solid.subtract
+                    || apart.length() >= footprint(carve) + footprint(solid)
+                    || (k != 1 && (carve.yaw - solid.yaw).abs() > 1e-4)
+                {
+                    continue;
+                }
+                if faces(solid)
+                    .iter()
+                    .any(|&(l, s, b)| l == k && s == sign && (at - b).abs() < FLUSH)
+                {
+                    flush_with = Some(format!("a face of shapes[{j}]"));
+                }
+            }
+        }
+        if let Some(what) = flush_with {
+            let center = file
+                .shapes
+                .as_ref()
+                .and_then(|files| files.get(i))
+                .and_then(Option::as_ref)
+                .map(|f| &f.center);
+            warnings.push(Warning(check.at_opt(
+                center,
+                format!("shapes[{i}]"),
+                format!(
+                    "this carve has a face lying exactly on {what}, facing the same way, with \
+                     open space beyond: a sheet of no thickness is left there, which rays stop \
+                     on and creatures stand on. Carry the carve a little past it (1 cm does)"
+                ),
+            )));
+        }
+    }
+    warnings
 }
 
 /// Points per side of the grid of heights sampled to validate a terrain.
