@@ -52,9 +52,9 @@ enum Commands {
     Run(RunArgs),
     /// Run without a terminal as fast as possible; print a JSON summary.
     Headless(HeadlessArgs),
-    /// Validate creature, terrain and drive-script files; one line per file.
+    /// Validate creature, terrain, scene and drive-script files; one line per file.
     Check {
-        /// Files to check (.toml creatures or terrains; anything else is a drive script).
+        /// Files to check (.toml scenes, creatures or terrains; anything else is a drive script).
         #[arg(required = true)]
         files: Vec<String>,
         /// Check terrains with this seed in place of their own (the heights
@@ -164,7 +164,8 @@ enum LabExperiment {
     Constraints,
     /// A target on a sine trajectory for 1000 steps: error and smoothness.
     Track,
-    /// Spider thesis §5: a baked walk cycle against the IK spider on every terrain.
+    /// Spider thesis §5: a baked walk cycle against the IK spider on every shipped terrain
+    /// without walls (the clip replays a walk on the ground's height).
     Baked,
     /// Spider thesis §4.3: an arm with a constrained elbow presses buttons on a wall.
     Reach {

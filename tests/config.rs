@@ -251,8 +251,10 @@ fn two_bone_on_a_three_bone_leg() {
         &err,
         line_of(&text, "solver = \"two-bone\""),
         "legs[0].solver",
-        &["use fabrik, gradient or ccd"],
+        &["use any other solver for it (fabrik, gradient, ccd, jacobian-transpose or dls)"],
     );
+    // Once, not again for its mirror at the same place.
+    assert_eq!(err.count(), 1, "{err}");
 }
 
 #[test]

@@ -421,6 +421,7 @@ pub fn parse_creature_with_warnings(
         }
     }
 
+    let mut told = Vec::new();
     for leg in &legs {
         let kind = leg.spec.solver.unwrap_or(solver.kind);
         if kind == SolverKind::TwoBone && leg.spec.bones.len() != 2 {
@@ -428,11 +429,16 @@ pub fn parse_creature_with_warnings(
                 Some(span) => (span.clone(), format!("{}.solver", leg.field)),
                 None => (leg.span.clone(), leg.field.clone()),
             };
+            // A mirrored leg has its original's place: one error for both.
+            if told.contains(&span) {
+                continue;
+            }
+            told.push(span.clone());
             errors.push(src.error(
                 Some(span),
                 field,
                 format!(
-                    "the two-bone solver needs exactly 2 bones, leg `{}` has {}; use fabrik, gradient or ccd for it",
+                    "the two-bone solver needs exactly 2 bones, leg `{}` has {}; use any other solver for it (fabrik, gradient, ccd, jacobian-transpose or dls)",
                     leg.spec.name,
                     leg.spec.bones.len()
                 ),
