@@ -430,7 +430,7 @@ fn check_heights(
             amplitude,
             "noise.amplitude",
             format!(
-                "half of this terrain is steeper than {:.0}° (median slope {median:.2}); no creature can \
+                "half of this terrain is steeper than {:.0}° (median slope {median:.2} m of rise a metre); no creature can \
                  walk a heightfield of cliffs. Keep amplitude × frequency below about {:.2} \
                  (now {:.2}): lower the amplitude or the frequency",
                 median.atan().to_degrees(),
@@ -447,7 +447,7 @@ fn check_heights(
             amplitude,
             "noise.amplitude",
             format!(
-                "a tenth of this terrain is steeper than {:.0}° (90th-percentile slope {steep:.2}); \
+                "a tenth of this terrain is steeper than {:.0}° (90th-percentile slope {steep:.2} m of rise a metre); \
                  creatures cross it with legs hanging off crests and knees brushing the flanks. \
                  Lower amplitude × frequency (now {:.2}) below about {:.2} for ground they stand on cleanly",
                 steep.atan().to_degrees(),
