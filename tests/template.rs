@@ -16,6 +16,21 @@ fn template(legs: usize, bones: usize, gait: TemplateGait) -> CreatureTemplate {
     }
 }
 
+/// `spec` walking forward on the default hills for `seconds`.
+fn walk(spec: skitter::creature::CreatureSpec, seconds: f64) -> skitter::sim::Summary {
+    let run = HeadlessRun {
+        creature: spec,
+        terrain: default_terrain(),
+        solver: None,
+        length: Some(RunLength::Seconds(seconds)),
+        script: None,
+        count: 1,
+        scene: None,
+        threads: 1,
+    };
+    headless::run(&run, None).unwrap()
+}
+
 /// Loads the template, asserts it checks without warnings and walks forward
 /// on the default hills for 4 simulated seconds with no quality breach.
 fn assert_walks(t: &CreatureTemplate) {
@@ -25,17 +40,7 @@ fn assert_walks(t: &CreatureTemplate) {
     assert!(warnings.is_empty(), "{t:?}: {warnings:?}");
     assert_eq!(spec.legs.len(), t.legs, "{t:?}");
     assert!(spec.legs.iter().all(|l| l.bones.len() == t.bones), "{t:?}");
-    let run = HeadlessRun {
-        creature: spec,
-        terrain: default_terrain(),
-        solver: None,
-        length: Some(RunLength::Seconds(4.0)),
-        script: None,
-        count: 1,
-        scene: None,
-        threads: 1,
-    };
-    let summary = headless::run(&run, None).unwrap();
+    let summary = walk(spec, 4.0);
     let breaches = headless::quality_breaches(&summary);
     assert!(breaches.is_empty(), "{t:?}: {breaches:?}\n{text}");
     assert_eq!(summary.nan_count, 0, "{t:?}");
@@ -76,17 +81,7 @@ fn odd_counts_stand_and_walk_inside_their_feet() {
             centroid.abs() < 0.02,
             "{legs} legs: feet centred at x = {centroid}"
         );
-        let run = HeadlessRun {
-            creature: spec,
-            terrain: default_terrain(),
-            solver: None,
-            length: Some(RunLength::Seconds(10.0)),
-            script: None,
-            count: 1,
-            scene: None,
-            threads: 1,
-        };
-        let summary = headless::run(&run, None).unwrap();
+        let summary = walk(spec, 10.0);
         assert!(
             summary.stability_margin_min.is_some_and(|m| m > 0.0)
                 && summary.unstable_fraction == 0.0,
