@@ -281,31 +281,23 @@ const FLUSH: f32 = 1e-3;
 /// (A room's floor flush with its block's underside is a real floor: the
 /// ground is beyond it.)
 fn flush_carves(check: &Check<'_>, file: &TerrainFile, spec: &TerrainSpec) -> Vec<Warning> {
-    // Each flat face: the axis (0 = x, 1 = y, 2 = z) of the shape's yaw
-    // frame, its outward sign, and its offset along that axis in a frame
-    // turned by the same yaw (so shapes of one yaw compare).
+    // Each flat face of a shape: its axis in the shape's frame and outward
+    // sign.
     let faces = |shape: &Shape| {
-        let flat_sides = match shape.kind {
+        let axes = match shape.kind {
             ShapeKind::Box => [0, 1, 2].as_slice(),
             ShapeKind::Cylinder => [1].as_slice(),
             ShapeKind::Sphere => [].as_slice(),
         };
-        let (sin, cos) = shape.yaw.sin_cos();
-        let c = shape.center;
-        let local = [c.x * cos - c.z * sin, c.y, c.x * sin + c.z * cos];
-        flat_sides
-            .iter()
-            .flat_map(move |&k| {
-                [-1.0f32, 1.0].map(|sign| (k, sign, local[k] + sign * shape.half[k]))
-            })
+        axes.iter()
+            .flat_map(|&k| [(k, -1.0f32), (k, 1.0)])
             .collect::<Vec<_>>()
     };
-    // Just outside face (k, sign) of `shape`, at its middle, in the world.
-    let beyond = |shape: &Shape, k: usize, sign: f32| {
-        let mut l = Vec3::ZERO;
-        l[k] = sign * (shape.half[k] + 2.0 * FLUSH);
-        let (sin, cos) = shape.yaw.sin_cos();
-        shape.center + Vec3::new(cos * l.x + sin * l.z, l.y, cos * l.z - sin * l.x)
+    // The world point `out` beyond the middle of face (k, sign) of `shape`.
+    let on_face = |shape: &Shape, k: usize, sign: f32, out: f32| {
+        let mut local = Vec3::ZERO;
+        local[k] = sign * (shape.half[k] + out);
+        shape.to_world(local)
     };
     let ground = spec.noise.sampler(spec.seed);
     let footprint = |shape: &Shape| match shape.kind {
@@ -319,38 +311,31 @@ fn flush_carves(check: &Check<'_>, file: &TerrainFile, spec: &TerrainSpec) -> Ve
             f64::from(p.y) < ground(f64::from(p.x), f64::from(p.z))
                 || earlier.iter().any(|s| !s.subtract && s.contains(p))
         };
-        let mut flush_with: Option<String> = None;
-        for (k, sign, at) in faces(carve) {
-            if flush_with.is_some() || solid_at(beyond(carve, k, sign)) {
-                continue;
+        let flush_with = faces(carve).into_iter().find_map(|(k, sign)| {
+            if solid_at(on_face(carve, k, sign, 2.0 * FLUSH)) {
+                return None;
             }
+            let middle = on_face(carve, k, sign, 0.0);
             if spec.noise.fractal == Fractal::Flat
                 && k == 1
                 && sign > 0.0
-                && (f64::from(at) - spec.noise.base).abs() < f64::from(FLUSH)
+                && (f64::from(middle.y) - spec.noise.base).abs() < f64::from(FLUSH)
             {
-                flush_with = Some(format!("the flat ground (y = {})", spec.noise.base));
+                return Some(format!("the flat ground (y = {})", spec.noise.base));
             }
-            for (j, solid) in earlier.iter().enumerate() {
+            earlier.iter().enumerate().find_map(|(j, solid)| {
                 let apart = Vec2::new(
                     carve.center.x - solid.center.x,
                     carve.center.z - solid.center.z,
                 );
-                if flush_with.is_some()
-                    || solid.subtract
-                    || apart.length() >= footprint(carve) + footprint(solid)
-                    || (k != 1 && (carve.yaw - solid.yaw).abs() > 1e-4)
-                {
-                    continue;
-                }
-                if faces(solid)
-                    .iter()
-                    .any(|&(l, s, b)| l == k && s == sign && (at - b).abs() < FLUSH)
-                {
-                    flush_with = Some(format!("a face of shapes[{j}]"));
-                }
-            }
-        }
+                let flush = !solid.subtract
+                    && apart.length() < footprint(carve) + footprint(solid)
+                    && (k == 1 || (carve.yaw - solid.yaw).abs() < 1e-4)
+                    && faces(solid).contains(&(k, sign))
+                    && (solid.local(middle)[k] - sign * solid.half[k]).abs() < FLUSH;
+                flush.then(|| format!("a face of shapes[{j}]"))
+            })
+        });
         if let Some(what) = flush_with {
             let center = file
                 .shapes

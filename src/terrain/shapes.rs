@@ -70,9 +70,21 @@ impl Shape {
         }
     }
 
+    /// A point of the shape's own frame in the world: turned by its yaw,
+    /// moved to its centre (the inverse of [`local`](Self::local)).
+    pub(crate) fn to_world(&self, local: Vec3) -> Vec3 {
+        let (s, c) = self.turn;
+        self.center
+            + Vec3::new(
+                c * local.x + s * local.z,
+                local.y,
+                c * local.z - s * local.x,
+            )
+    }
+
     /// `p` in the shape's own frame: centred, its yaw undone.
     #[inline]
-    fn local(&self, p: Vec3) -> Vec3 {
+    pub(crate) fn local(&self, p: Vec3) -> Vec3 {
         let q = p - self.center;
         if self.yaw == 0.0 {
             return q;
@@ -238,6 +250,21 @@ mod tests {
 
     fn shape(kind: ShapeKind, half: Vec3, yaw: f32) -> Shape {
         Shape::new(kind, Vec3::new(1.0, 2.0, -3.0), half, yaw, false)
+    }
+
+    #[test]
+    fn a_point_taken_into_the_frame_and_back_is_where_it_was() {
+        let turned = shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7);
+        for p in [
+            Vec3::ZERO,
+            Vec3::new(3.0, -1.0, 2.5),
+            Vec3::new(-4.0, 7.0, 0.1),
+        ] {
+            assert!(turned.to_world(turned.local(p)).distance(p) < 1e-5, "{p}");
+        }
+        // A box's face middle is on its surface.
+        let face = turned.to_world(Vec3::new(2.0, 0.0, 0.0));
+        assert!(turned.distance(face).abs() < 1e-5);
     }
 
     #[test]
