@@ -297,7 +297,7 @@ fn flush_carves(check: &Check<'_>, file: &TerrainFile, spec: &TerrainSpec) -> Ve
     let on_face = |shape: &Shape, k: usize, sign: f32, out: f32| {
         let mut local = Vec3::ZERO;
         local[k] = sign * (shape.half[k] + out);
-        shape.to_world(local)
+        shape.world_point(local)
     };
     let ground = spec.noise.sampler(spec.seed);
     let footprint = |shape: &Shape| match shape.kind {

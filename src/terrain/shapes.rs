@@ -72,7 +72,7 @@ impl Shape {
 
     /// A point of the shape's own frame in the world: turned by its yaw,
     /// moved to its centre (the inverse of [`local`](Self::local)).
-    pub(crate) fn to_world(&self, local: Vec3) -> Vec3 {
+    pub(crate) fn world_point(&self, local: Vec3) -> Vec3 {
         let (s, c) = self.turn;
         self.center
             + Vec3::new(
@@ -260,10 +260,13 @@ mod tests {
             Vec3::new(3.0, -1.0, 2.5),
             Vec3::new(-4.0, 7.0, 0.1),
         ] {
-            assert!(turned.to_world(turned.local(p)).distance(p) < 1e-5, "{p}");
+            assert!(
+                turned.world_point(turned.local(p)).distance(p) < 1e-5,
+                "{p}"
+            );
         }
         // A box's face middle is on its surface.
-        let face = turned.to_world(Vec3::new(2.0, 0.0, 0.0));
+        let face = turned.world_point(Vec3::new(2.0, 0.0, 0.0));
         assert!(turned.distance(face).abs() < 1e-5);
     }
 
