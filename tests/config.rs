@@ -662,6 +662,28 @@ fn steep_terrain_is_a_warning_and_shipped_terrains_are_not() {
     }
 }
 
+/// A wrong number of joint entries hid the entries' own errors (a hinge
+/// whose min is above its max, a cone of 200°): each needed a run of
+/// `check` of its own.
+#[test]
+fn every_joint_error_is_reported_with_a_wrong_count() {
+    let text = spider_with_joints("[{ hinge = { min = 10, max = 5 } }, { cone = 200 }, {}]");
+    let err = creature_error(&text);
+    let fields: Vec<_> = err
+        .all()
+        .map(|e| e.field.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        fields,
+        vec![
+            "legs[0].joints",
+            "legs[0].joints[0].hinge.min",
+            "legs[0].joints[1].cone"
+        ],
+        "{err}"
+    );
+}
+
 /// The spider with `joints` added to its front leg (and so its mirror).
 fn spider_with_joints(joints: &str) -> String {
     spider_with(

@@ -1131,10 +1131,13 @@ fn parse_joints(
 ) -> Result<Vec<JointLimit>, ConfigError> {
     let field = format!("{leg_field}.joints");
     let inner = spec.bones.len() - 1;
+    // Every entry's own values are checked too, whatever the count: one
+    // run of `check` shows everything to fix.
+    let mut errors: Vec<ConfigError> = Vec::new();
     if joints.get_ref().len() != inner {
-        return Err(check.at(
+        errors.push(check.at(
             joints,
-            field,
+            field.as_str(),
             format!(
                 "leg `{}` has {} bones, so {inner} joints between them, but `joints` lists {}; give one \
                  entry per joint from the hip outward: {{ hinge = {{ min = DEG, max = DEG }} }}, \
@@ -1152,23 +1155,25 @@ fn parse_joints(
         let at = format!("{field}[{k}]");
         let limit = match (&entry.get_ref().hinge, &entry.get_ref().cone) {
             (Some(_), Some(_)) => {
-                return Err(check.at(
+                errors.push(check.at(
                     entry,
                     at,
                     "a joint is either a hinge or a cone, not both; keep one",
                 ));
+                continue;
             }
             (None, None) => JointLimit::Free,
             (None, Some(cone)) => {
                 let max = *cone.get_ref();
                 if !(max.is_finite() && (0.0..=180.0).contains(&max)) {
-                    return Err(check.at(
+                    errors.push(check.at(
                         cone,
                         format!("{at}.cone"),
                         format!(
                             "must be the largest bend from the parent bone in degrees, 0 to 180, got {max}"
                         ),
                     ));
+                    continue;
                 }
                 JointLimit::Cone {
                     max: max.to_radians(),
@@ -1176,10 +1181,11 @@ fn parse_joints(
             }
             (Some(hinge), None) => {
                 let h = hinge.get_ref();
+                let before = errors.len();
                 for (value, name) in [(&h.min, "min"), (&h.max, "max")] {
                     let v = *value.get_ref();
                     if !(v.is_finite() && (-180.0..=180.0).contains(&v)) {
-                        return Err(check.at(
+                        errors.push(check.at(
                             value,
                             format!("{at}.hinge.{name}"),
                             format!(
@@ -1189,9 +1195,12 @@ fn parse_joints(
                         ));
                     }
                 }
+                if errors.len() > before {
+                    continue;
+                }
                 let (min, max) = (*h.min.get_ref(), *h.max.get_ref());
                 if min > max {
-                    return Err(check.at(
+                    errors.push(check.at(
                         &h.min,
                         format!("{at}.hinge.min"),
                         format!(
@@ -1199,12 +1208,13 @@ fn parse_joints(
                              way (negative: against the axis), max the most the other way"
                         ),
                     ));
+                    continue;
                 }
                 let axis = match &h.axis {
                     Some(axis) => {
                         let v = Vec3::from_array(*axis.get_ref());
                         if !v.is_finite() || v.length() < 1e-6 {
-                            return Err(check.at(
+                            errors.push(check.at(
                                 axis,
                                 format!("{at}.hinge.axis"),
                                 format!(
@@ -1212,13 +1222,17 @@ fn parse_joints(
                                     super::fields::Numbers(&v.as_dvec3().to_array())
                                 ),
                             ));
+                            continue;
                         }
                         v
                     }
+                    // Past the leg's joints (a count already refused) there
+                    // is no rest bend to take an axis from.
+                    None if k >= inner => continue,
                     None => {
                         let normal = bone_dir(k).cross(bone_dir(k + 1));
                         if normal.length() < 1f32.to_radians().sin() {
-                            return Err(check.at(
+                            errors.push(check.at(
                                 hinge,
                                 format!("{at}.hinge"),
                                 format!(
@@ -1227,6 +1241,7 @@ fn parse_joints(
                                     spec.name
                                 ),
                             ));
+                            continue;
                         }
                         normal.normalize()
                     }
@@ -1239,6 +1254,9 @@ fn parse_joints(
             }
         };
         limits.push(limit);
+    }
+    if let Some(error) = ConfigError::combine(errors) {
+        return Err(error);
     }
     let mut limited = rest.clone();
     if let Err(e) = limited.set_limits(&limits) {
