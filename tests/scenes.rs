@@ -366,6 +366,30 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
     }
 }
 
+/// A scene's first bad key hid the rest (an entry's unknown `colour` hid
+/// an unknown top-level `seed`): every one is reported, each in its place.
+#[test]
+fn every_bad_key_of_a_scene_is_reported_at_once() {
+    let text = "name = 3\nterrain = \"hills\"\nseed = 3\n\
+                [[creatures]]\ncreature = \"spider\"\ncolour = \"red\"\n\
+                [[creatures]]\ncreature = 4\n";
+    let err = parse_scene("scene.toml", text).unwrap_err();
+    let places: Vec<_> = err
+        .all()
+        .map(|e| (e.line, e.field.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        places,
+        vec![
+            (Some(1), "name".to_string()),
+            (Some(3), "seed".to_string()),
+            (Some(6), "creatures[0].colour".to_string()),
+            (Some(8), "creatures[1].creature".to_string()),
+        ],
+        "{err}"
+    );
+}
+
 #[test]
 fn files_a_scene_names_are_found_beside_it() {
     let dir = std::env::temp_dir().join(format!("skitter-scene-dir-{}", std::process::id()));

@@ -26,8 +26,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::error::{ConfigError, Source};
-use super::fields::Check;
+use super::error::{ConfigError, Errors, Source};
+use super::fields::{Check, Document};
 use super::{Script, parse_script};
 use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
@@ -173,7 +173,22 @@ pub fn load_scene(path: &str) -> Result<Scene, ConfigError> {
 /// scene names are resolved relative to its directory.
 pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
     let src = Source::new(name, text);
-    let file: SceneFile = toml::from_str(text).map_err(|e| src.from_toml(&e))?;
+    // Read key by key, so one run reports every unknown key and bad type
+    // (a bad `[[creatures]]` entry no longer hides an unknown key above it).
+    let mut doc = Document::parse(&src)?;
+    let mut errors = Errors::default();
+    let file = SceneFile {
+        name: doc.optional(&src, "name", &mut errors).flatten(),
+        terrain: doc.optional(&src, "terrain", &mut errors).flatten(),
+        creatures: doc
+            .optional_array::<KindEntry>(&src, "creatures", &mut errors)
+            .map(|(span, entries)| {
+                let entries = entries.into_iter().flatten().map(Spanned::into_inner);
+                Spanned::new(span, entries.collect())
+            }),
+    };
+    doc.refuse_unknown(&src, &mut errors);
+    errors.finish()?;
     let check = Check::new(&src);
     let base = Path::new(name).parent().unwrap_or(Path::new(""));
     // A name in the scene is a built-in unless it looks like a path; a path
