@@ -355,12 +355,8 @@ fn bad_shapes_are_refused_with_their_place_and_what_would_do() {
          [[shapes]]\nkind = \"cylinder\"\ncenter = [3.0, 0.5, 0.0]\nradius = 1.0\n",
     )
     .unwrap_err();
-    let fields: Vec<_> = err
-        .all()
-        .map(|e| (e.line, e.field.clone().unwrap_or_default()))
-        .collect();
     assert_eq!(
-        fields,
+        common::error_places(&err),
         vec![
             (Some(4), "shapes[0].center".to_string()),
             (Some(5), "shapes[0].size".to_string()),

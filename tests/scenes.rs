@@ -374,12 +374,8 @@ fn every_bad_key_of_a_scene_is_reported_at_once() {
                 [[creatures]]\ncreature = \"spider\"\ncolour = \"red\"\n\
                 [[creatures]]\ncreature = 4\n";
     let err = parse_scene("scene.toml", text).unwrap_err();
-    let places: Vec<_> = err
-        .all()
-        .map(|e| (e.line, e.field.clone().unwrap_or_default()))
-        .collect();
     assert_eq!(
-        places,
+        common::error_places(&err),
         vec![
             (Some(1), "name".to_string()),
             (Some(3), "seed".to_string()),

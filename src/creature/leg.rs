@@ -365,8 +365,11 @@ fn solve_with(
     params: &SolveParams,
 ) -> SolveReport {
     let report = with_solver(kind, |solver| solver.solve(chain, target, params));
-    let limited = chain.limits().iter().any(|l| *l != JointLimit::Free);
-    if kind != SolverKind::Fabrik || report.reached || !limited {
+    // The limits are looked at only for a solve FABRIK left short.
+    if kind != SolverKind::Fabrik
+        || report.reached
+        || chain.limits().iter().all(|l| *l == JointLimit::Free)
+    {
         return report;
     }
     let mut finished = chain.clone();

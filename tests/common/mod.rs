@@ -95,3 +95,11 @@ pub fn walking_world(
         .unwrap();
     world
 }
+
+/// Each error of `err` (itself, then its further ones) as its line and
+/// field: where a file's errors point, in the order they are reported.
+pub fn error_places(err: &skitter::config::ConfigError) -> Vec<(Option<usize>, String)> {
+    err.all()
+        .map(|e| (e.line, e.field.clone().unwrap_or_default()))
+        .collect()
+}
