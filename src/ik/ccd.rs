@@ -90,14 +90,18 @@ fn sweep_until_done(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem
 /// rotated bone took ten. It is exact for tiny angles, like
 /// [`shortest_arc`]; turns within about 0.1° of a half turn take the
 /// quaternion instead.
+///
+/// The form is written with the unnormalised dot `d` and cross `W` of the
+/// two vectors and `s` the product of their lengths (`c = d/s`, `w = W/s`):
+/// `(v·d + W×v)/s + W(W·v)/(s(s + d))`. Both quotients come from the one
+/// reciprocal `r = 1/(s(s + d))`, since `1/s = r(s + d)`: the turn's serial
+/// path holds one square root and one division, not two divisions.
 fn turn_about(joints: &mut [DVec3], pivot: usize, to_end: DVec3, to_target: DVec3) {
-    let scale = (to_end.length_squared() * to_target.length_squared())
-        .sqrt()
-        .recip();
-    let cos = to_end.dot(to_target) * scale;
+    let lengths = (to_end.length_squared() * to_target.length_squared()).sqrt();
+    let dot = to_end.dot(to_target);
     let origin = joints[pivot];
-    if cos < -1.0 + 1e-6 {
-        // Nearly opposite: the form divides by 1 + cos, which would turn
+    if dot < (-1.0 + 1e-6) * lengths {
+        // Nearly opposite: the form divides by s + d, which would turn
         // the cosine's rounding into a stretch; the normalised quaternion
         // stays rigid (and turns half a turn about any perpendicular when
         // exactly opposite).
@@ -107,11 +111,13 @@ fn turn_about(joints: &mut [DVec3], pivot: usize, to_end: DVec3, to_target: DVec
         }
         return;
     }
-    let axis = to_end.cross(to_target) * scale;
-    let along = (1.0 + cos).recip();
+    let cross = to_end.cross(to_target);
+    let r = (lengths * (lengths + dot)).recip();
+    let inv_lengths = r * (lengths + dot);
+    let along = r;
     for joint in &mut joints[pivot + 1..] {
         let v = *joint - origin;
-        *joint = origin + v * cos + axis.cross(v) + axis * (axis.dot(v) * along);
+        *joint = origin + (v * dot + cross.cross(v)) * inv_lengths + cross * (cross.dot(v) * along);
     }
 }
 
