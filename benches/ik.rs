@@ -7,7 +7,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec3A;
 use skitter::ik::experiment::{Case, Setup, run};
-use skitter::ik::{Chain, SolveParams, SolverKind};
+use skitter::ik::{Chain, SolveParams, SolverKind, solve_tracking};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -154,8 +154,46 @@ fn bench_solvers(c: &mut Criterion) {
                 })
             });
         }
+        if exp.tracking.is_some() {
+            bench_tracking_path(&mut group, &cases, &exp.params);
+        }
         group.finish();
     }
+}
+
+/// FABRIK as a walking leg runs it: the tracking solve first, the general
+/// solver from the start where it hands the solve back.
+fn bench_tracking_path(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    cases: &[Case],
+    params: &SolveParams,
+) {
+    let mut fabrik = SolverKind::Fabrik.build();
+    let answered = cases
+        .iter()
+        .filter(|case| {
+            let mut chain = case.chain.clone();
+            solve_tracking(&mut chain, case.target, params).is_some()
+        })
+        .count();
+    println!(
+        "tracking path: {:.1}% of the cases answered without the general solver",
+        100.0 * answered as f64 / cases.len() as f64
+    );
+    let mut chain: Chain = cases[0].chain.clone();
+    let mut next = 0usize;
+    group.bench_function("fabrik-tracking-path", |b| {
+        b.iter(|| {
+            let case = &cases[next % cases.len()];
+            next += 1;
+            chain.clone_from(&case.chain);
+            let target = black_box(case.target);
+            black_box(
+                solve_tracking(&mut chain, target, params)
+                    .unwrap_or_else(|| fabrik.solve(&mut chain, target, params)),
+            )
+        })
+    });
 }
 
 /// A textbook FABRIK (the report's Algorithm 1) over the same `Vec3A`

@@ -11,6 +11,7 @@ use super::swing::{HANGING_REACH, SWING_REACH, off_surface, swing_on, within_rea
 use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, JointLimit, SolveParams, SolveReport, Solver, SolverKind, Termination,
+    solve_tracking,
 };
 use crate::terrain::Ground;
 
@@ -364,6 +365,11 @@ fn solve_with(
     target: Vec3,
     params: &SolveParams,
 ) -> SolveReport {
+    if kind == SolverKind::Fabrik
+        && let Some(report) = solve_tracking(chain, target, params)
+    {
+        return report;
+    }
     let report = with_solver(kind, |solver| solver.solve(chain, target, params));
     // The limits are looked at only for a solve FABRIK left short.
     if kind != SolverKind::Fabrik

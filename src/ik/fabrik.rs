@@ -10,7 +10,7 @@ use super::{Chain, SolveParams, SolveReport, Solver, SolverKind, Termination};
 
 /// Unit-frame tolerance down to which `f32` iterations are trustworthy: a few
 /// dozen ulps of the chain's reach. Finer tolerances are solved in `f64`.
-const F32_RESOLUTION: f64 = 32.0 * f32::EPSILON as f64;
+pub(super) const F32_RESOLUTION: f64 = 32.0 * f32::EPSILON as f64;
 
 /// Forward and backward reaching IK.
 ///
@@ -326,10 +326,62 @@ struct Scratch<'a, V> {
     window_start: &'a mut Vec<V>,
 }
 
+macro_rules! fabrik_pass {
+    ($name:ident, $vec:ty, $scalar:ty) => {
+        /// One FABRIK iteration: the end pinned on `target` and each joint
+        /// pulled toward its successor, then the root pinned where it is
+        /// and each joint pulled toward its predecessor, so every bone ends
+        /// at its length.
+        ///
+        /// The joint just placed is carried in `placed` so the next update
+        /// need not wait for it to round-trip memory, and one division gives
+        /// length / distance. When two joints coincide a bone has no
+        /// direction; carrying on in the direction of the last bone placed
+        /// (`fallback`, kept across passes and unnormalised: only the rare
+        /// degenerate case pays for that) keeps the chain connected.
+        #[inline]
+        pub(super) fn $name(
+            joints: &mut [$vec],
+            lengths: &[$scalar],
+            target: $vec,
+            fallback: &mut $vec,
+        ) {
+            let last = joints.len() - 1;
+            joints[last] = target;
+            let mut placed = target;
+            for (joint, length) in joints[1..last].iter_mut().zip(&lengths[1..last]).rev() {
+                let offset = *joint - placed;
+                let len_sq = offset.length_squared();
+                let step = if len_sq > 1e-30 {
+                    *fallback = offset;
+                    offset * (*length / len_sq.sqrt())
+                } else {
+                    fallback.normalize_or(<$vec>::Y) * *length
+                };
+                placed += step;
+                *joint = placed;
+            }
+            let mut placed = joints[0];
+            for (joint, length) in joints[1..].iter_mut().zip(lengths) {
+                let offset = *joint - placed;
+                let len_sq = offset.length_squared();
+                let step = if len_sq > 1e-30 {
+                    *fallback = -offset;
+                    offset * (*length / len_sq.sqrt())
+                } else {
+                    -fallback.normalize_or(<$vec>::Y) * *length
+                };
+                placed += step;
+                *joint = placed;
+            }
+        }
+    };
+}
+
 /// One FABRIK loop over a precision's vector type: the same algorithm for the
 /// `f32` and `f64` stages, written once.
 macro_rules! fabrik_passes {
-    ($name:ident, $vec:ty, $scalar:ty, $zigzag:ident, $leap:ident) => {
+    ($name:ident, $vec:ty, $scalar:ty, $pass:ident, $zigzag:ident, $leap:ident) => {
         fn $name(
             joints: &mut [$vec],
             lengths: &[$scalar],
@@ -341,9 +393,7 @@ macro_rules! fabrik_passes {
             let target = <$vec>::from(problem.target.to_array().map(|c| c as $scalar));
             let last = joints.len() - 1;
             let mut error = f64::from(joints[last].distance(target));
-            // When two joints coincide a bone has no direction; carrying on in
-            // the direction of the last bone placed keeps the chain connected
-            // (kept unnormalised: only the rare degenerate case pays for that).
+            // The passes' direction for a bone with none (see the pass).
             let mut fallback = target;
             let mut iterations = 0;
             let mut nudged = false;
@@ -364,38 +414,7 @@ macro_rules! fabrik_passes {
             let mut leap_base = error;
             while iterations < max_iterations {
                 iterations += 1;
-                // Forward: end on the target, each joint pulled toward its
-                // successor. The joint just placed is carried in `placed` so
-                // the next update need not wait for it to round-trip memory,
-                // and one division gives length / distance.
-                joints[last] = target;
-                let mut placed = target;
-                for (joint, length) in joints[1..last].iter_mut().zip(&lengths[1..last]).rev() {
-                    let offset = *joint - placed;
-                    let len_sq = offset.length_squared();
-                    let step = if len_sq > 1e-30 {
-                        fallback = offset;
-                        offset * (*length / len_sq.sqrt())
-                    } else {
-                        fallback.normalize_or(<$vec>::Y) * *length
-                    };
-                    placed += step;
-                    *joint = placed;
-                }
-                // Backward: root in place, each joint pulled toward its predecessor.
-                let mut placed = joints[0];
-                for (joint, length) in joints[1..].iter_mut().zip(lengths) {
-                    let offset = *joint - placed;
-                    let len_sq = offset.length_squared();
-                    let step = if len_sq > 1e-30 {
-                        fallback = -offset;
-                        offset * (*length / len_sq.sqrt())
-                    } else {
-                        -fallback.normalize_or(<$vec>::Y) * *length
-                    };
-                    placed += step;
-                    *joint = placed;
-                }
+                $pass(joints, lengths, target, &mut fallback);
                 let previous = error;
                 error = f64::from(joints[last].distance(target));
                 match problem.verdict(error, previous) {
@@ -607,8 +626,10 @@ fn side_of_line(problem: &UnitProblem) -> DVec3 {
         .map_or_else(|| axis.any_orthonormal_vector(), DVec3::normalize)
 }
 
-fabrik_passes!(passes_f32, Vec3A, f32, zigzag_f32, leap_f32);
-fabrik_passes!(passes_f64, DVec3, f64, zigzag_f64, leap_f64);
+fabrik_pass!(pass_f32, Vec3A, f32);
+fabrik_pass!(pass_f64, DVec3, f64);
+fabrik_passes!(passes_f32, Vec3A, f32, pass_f32, zigzag_f32, leap_f32);
+fabrik_passes!(passes_f64, DVec3, f64, pass_f64, zigzag_f64, leap_f64);
 zigzag!(zigzag_f32, Vec3A, f32);
 zigzag!(zigzag_f64, DVec3, f64);
 leap!(leap_f32, Vec3A, f32);

@@ -1,9 +1,9 @@
 //! Pole targets: bending inner joints toward a hint point (spider thesis §4.1).
 
-use glam::DVec3;
+use glam::{DVec3, Vec3A};
 
 use super::limits::Limits;
-use super::unit_frame::{dir_or, has_direction};
+use super::unit_frame::{DIRECTION_EPSILON_SQ, dir_or};
 
 /// Swings every inner joint about the line through its two neighbours so that
 /// it lies on the side of that line facing `pole`.
@@ -46,23 +46,46 @@ fn local_violation(joints: &[DVec3], i: usize, limits: &Limits<'_>) -> f64 {
     worst
 }
 
+macro_rules! bend_joint {
+    ($name:ident, $vec:ty, $scalar:ty) => {
+        /// Swings joint `i` about the line through its neighbours toward
+        /// `pole`. Offsets whose squared length is not above `epsilon_sq`
+        /// have no direction to go by.
+        #[inline]
+        pub(super) fn $name(joints: &mut [$vec], i: usize, pole: $vec, epsilon_sq: $scalar) {
+            let before = joints[i - 1];
+            let axis_vec = joints[i + 1] - before;
+            if axis_vec.length_squared() <= epsilon_sq {
+                return;
+            }
+            let axis = axis_vec.normalize();
+            let joint_rel = joints[i] - before;
+            let joint_off = joint_rel.reject_from_normalized(axis);
+            let pole_off = (pole - before).reject_from_normalized(axis);
+            if joint_off.length_squared() <= epsilon_sq || pole_off.length_squared() <= epsilon_sq {
+                return;
+            }
+            // Same height along the axis, same radius about it, pole's side.
+            let along = axis * joint_rel.dot(axis);
+            joints[i] = before + along + pole_off * (joint_off.length() / pole_off.length());
+        }
+    };
+}
+
+bend_joint!(bend_joint_f64, DVec3, f64);
+bend_joint!(bend_joint_f32, Vec3A, f32);
+
 /// Swings joint `i` about the line through its neighbours toward `pole`.
 fn bend_joint(joints: &mut [DVec3], i: usize, pole: DVec3) {
-    let before = joints[i - 1];
-    let axis_vec = joints[i + 1] - before;
-    if !has_direction(axis_vec) {
-        return;
+    bend_joint_f64(joints, i, pole, DIRECTION_EPSILON_SQ);
+}
+
+/// [`bend_toward_pole`] in `f32`, for a chain solved relative to its root
+/// (see `tracking.rs`), with the smallest usable squared offset given.
+pub(super) fn bend_toward_pole_f32(joints: &mut [Vec3A], pole: Vec3A, epsilon_sq: f32) {
+    for i in 1..joints.len().saturating_sub(1) {
+        bend_joint_f32(joints, i, pole, epsilon_sq);
     }
-    let axis = axis_vec.normalize();
-    let joint_rel = joints[i] - before;
-    let joint_off = joint_rel.reject_from_normalized(axis);
-    let pole_off = (pole - before).reject_from_normalized(axis);
-    if !(has_direction(joint_off) && has_direction(pole_off)) {
-        return;
-    }
-    // Same height along the axis, same radius about it, pole's side.
-    let along = axis * joint_rel.dot(axis);
-    joints[i] = before + along + pole_off * (joint_off.length() / pole_off.length());
 }
 
 #[cfg(test)]

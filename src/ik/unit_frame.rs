@@ -13,7 +13,7 @@ use super::limits::Limits;
 use super::{Chain, SolveParams, SolveReport, Termination};
 
 /// Squared length below which a unit-frame vector has no usable direction.
-const DIRECTION_EPSILON_SQ: f64 = 1e-40;
+pub(super) const DIRECTION_EPSILON_SQ: f64 = 1e-40;
 
 /// Unit vector along `v`, or `fallback` when `v` is too short to have one.
 #[inline]
@@ -120,6 +120,24 @@ fn half_ulp(magnitude: f32) -> f64 {
     0.5 * f64::from(next - m)
 }
 
+/// The most that writing an end within `tolerance` of `target` back to
+/// `f32` can move it: each coordinate rounds by up to half an ulp.
+pub(super) fn write_back_rounding(target: Vec3, tolerance: f32) -> f64 {
+    (target.abs() + Vec3::splat(tolerance))
+        .to_array()
+        .map(half_ulp)
+        .iter()
+        .map(|r| r * r)
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// The error a solve aims for so that an end it reaches stays within
+/// `tolerance` once `rounding` (see [`write_back_rounding`]) has moved it.
+pub(super) fn aim_within(tolerance: f32, rounding: f64) -> f64 {
+    (f64::from(tolerance) - rounding).max(0.25 * f64::from(tolerance))
+}
+
 /// Runs `core` on `chain` in the unit frame and turns its outcome into a report.
 ///
 /// The core gets the unit-frame joints in `work` (root at the origin, which
@@ -153,17 +171,8 @@ pub(super) fn solve_in_unit_frame(
     let inv_scale = scale.recip();
     let to_unit = |p: Vec3| (p.as_dvec3() - origin) * inv_scale;
 
-    // Writing the end back to f32 rounds each of its coordinates (which sit
-    // within the tolerance of the target's) by up to half an ulp; aim that
-    // much inside the tolerance so a reached end stays reached.
-    let rounding = (target.abs() + Vec3::splat(tolerance))
-        .to_array()
-        .map(half_ulp)
-        .iter()
-        .map(|r| r * r)
-        .sum::<f64>()
-        .sqrt();
-    let core_tolerance = (f64::from(tolerance) - rounding).max(0.25 * f64::from(tolerance));
+    let rounding = write_back_rounding(target, tolerance);
+    let core_tolerance = aim_within(tolerance, rounding);
     let problem = UnitProblem {
         target: to_unit(target),
         tolerance: core_tolerance * inv_scale,
