@@ -54,20 +54,26 @@ macro_rules! bend_joint {
         #[inline]
         pub(super) fn $name(joints: &mut [$vec], i: usize, pole: $vec, epsilon_sq: $scalar) {
             let before = joints[i - 1];
-            let axis_vec = joints[i + 1] - before;
-            if axis_vec.length_squared() <= epsilon_sq {
+            let axis = joints[i + 1] - before;
+            let axis_sq = axis.length_squared();
+            if axis_sq <= epsilon_sq {
                 return;
             }
-            let axis = axis_vec.normalize();
+            // Offsets from the axis without normalising it: one division
+            // here and one square root below, where unit vectors and two
+            // lengths took three roots.
+            let inv_axis_sq = axis_sq.recip();
             let joint_rel = joints[i] - before;
-            let joint_off = joint_rel.reject_from_normalized(axis);
-            let pole_off = (pole - before).reject_from_normalized(axis);
-            if joint_off.length_squared() <= epsilon_sq || pole_off.length_squared() <= epsilon_sq {
+            let along = axis * (joint_rel.dot(axis) * inv_axis_sq);
+            let joint_off = joint_rel - along;
+            let pole_rel = pole - before;
+            let pole_off = pole_rel - axis * (pole_rel.dot(axis) * inv_axis_sq);
+            let (joint_sq, pole_sq) = (joint_off.length_squared(), pole_off.length_squared());
+            if joint_sq <= epsilon_sq || pole_sq <= epsilon_sq {
                 return;
             }
             // Same height along the axis, same radius about it, pole's side.
-            let along = axis * joint_rel.dot(axis);
-            joints[i] = before + along + pole_off * (joint_off.length() / pole_off.length());
+            joints[i] = before + along + pole_off * (joint_sq / pole_sq).sqrt();
         }
     };
 }
