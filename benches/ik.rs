@@ -173,7 +173,7 @@ fn bench_tracking_path(
         .iter()
         .filter(|case| {
             let mut chain = case.chain.clone();
-            solve_tracking(&mut chain, case.target, params).is_some()
+            solve_tracking(SolverKind::Fabrik, &mut chain, case.target, params).is_some()
         })
         .count();
     println!(
@@ -189,7 +189,7 @@ fn bench_tracking_path(
             chain.clone_from(&case.chain);
             let target = black_box(case.target);
             black_box(
-                solve_tracking(&mut chain, target, params)
+                solve_tracking(SolverKind::Fabrik, &mut chain, target, params)
                     .unwrap_or_else(|| fabrik.solve(&mut chain, target, params)),
             )
         })

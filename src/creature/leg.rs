@@ -365,9 +365,7 @@ fn solve_with(
     target: Vec3,
     params: &SolveParams,
 ) -> SolveReport {
-    if kind == SolverKind::Fabrik
-        && let Some(report) = solve_tracking(chain, target, params)
-    {
+    if let Some(report) = solve_tracking(kind, chain, target, params) {
         return report;
     }
     let report = with_solver(kind, |solver| solver.solve(chain, target, params));

@@ -1,6 +1,6 @@
 //! Cyclic coordinate descent, kept for comparison with FABRIK.
 
-use glam::{DQuat, DVec3, Vec3};
+use glam::{DQuat, DVec3, Vec3, Vec3A};
 
 use super::limits::Limits;
 use super::unit_frame::{
@@ -82,44 +82,68 @@ fn sweep_until_done(joints: &mut [DVec3], lengths: &[f64], problem: &UnitProblem
 /// CCD's turn about `pivot` on a chain without limits: every joint past it
 /// turns rigidly by the shortest arc taking `to_end` onto `to_target`
 /// (neither zero).
-///
-/// This is the loop's whole cost, so the rotation is applied in Rodrigues'
-/// form for two unit vectors, `v·c + w×v + w(w·v)/(1 + c)` with `c` their
-/// cosine and `w` their cross product: one square root and no quaternion,
-/// where normalising both directions, the arc's quaternion and every
-/// rotated bone took ten. It is exact for tiny angles, like
-/// [`shortest_arc`]; turns within about 0.1° of a half turn take the
-/// quaternion instead.
-///
-/// The form is written with the unnormalised dot `d` and cross `W` of the
-/// two vectors and `s` the product of their lengths (`c = d/s`, `w = W/s`):
-/// `(v·d + W×v)/s + W(W·v)/(s(s + d))`. Both quotients come from the one
-/// reciprocal `r = 1/(s(s + d))`, since `1/s = r(s + d)`: the turn's serial
-/// path holds one square root and one division, not two divisions.
 fn turn_about(joints: &mut [DVec3], pivot: usize, to_end: DVec3, to_target: DVec3) {
-    let lengths = (to_end.length_squared() * to_target.length_squared()).sqrt();
-    let dot = to_end.dot(to_target);
-    let origin = joints[pivot];
-    if dot < (-1.0 + 1e-6) * lengths {
-        // Nearly opposite: the form divides by s + d, which would turn
-        // the cosine's rounding into a stretch; the normalised quaternion
-        // stays rigid (and turns half a turn about any perpendicular when
-        // exactly opposite).
-        let rotation = shortest_arc(to_end.normalize(), to_target.normalize());
-        for joint in &mut joints[pivot + 1..] {
-            *joint = origin + rotation * (*joint - origin);
-        }
+    if turn_f64(joints, pivot, to_end, to_target) {
         return;
     }
-    let cross = to_end.cross(to_target);
-    let r = (lengths * (lengths + dot)).recip();
-    let inv_lengths = r * (lengths + dot);
-    let along = r;
+    // Nearly opposite: the normalised quaternion stays rigid (and turns
+    // half a turn about any perpendicular when exactly opposite).
+    let origin = joints[pivot];
+    let rotation = shortest_arc(to_end.normalize(), to_target.normalize());
     for joint in &mut joints[pivot + 1..] {
-        let v = *joint - origin;
-        *joint = origin + (v * dot + cross.cross(v)) * inv_lengths + cross * (cross.dot(v) * along);
+        *joint = origin + rotation * (*joint - origin);
     }
 }
+
+macro_rules! rodrigues_turn {
+    ($name:ident, $vec:ty, $scalar:ty) => {
+        /// CCD's turn about `pivot` on a chain without limits, unless
+        /// `to_end` and `to_target` (neither zero) are within about 0.1° of
+        /// opposite; returns whether it turned.
+        ///
+        /// This is CCD's whole cost, so the rotation is applied in
+        /// Rodrigues' form for two unit vectors, `v·c + w×v + w(w·v)/(1 +
+        /// c)` with `c` their cosine and `w` their cross product: one square
+        /// root and no quaternion, where normalising both directions, the
+        /// arc's quaternion and every rotated bone took ten. It is exact for
+        /// tiny angles, like [`shortest_arc`]. Near a half turn it divides
+        /// by almost nothing, which would turn the cosine's rounding into a
+        /// stretch: those turns are the caller's.
+        ///
+        /// The form is written with the unnormalised dot `d` and cross `W`
+        /// of the two vectors and `s` the product of their lengths (`c =
+        /// d/s`, `w = W/s`): `(v·d + W×v)/s + W(W·v)/(s(s + d))`. Both
+        /// quotients come from the one reciprocal `r = 1/(s(s + d))`, since
+        /// `1/s = r(s + d)`: the turn's serial path holds one square root
+        /// and one division, not two divisions.
+        #[inline]
+        pub(super) fn $name(
+            joints: &mut [$vec],
+            pivot: usize,
+            to_end: $vec,
+            to_target: $vec,
+        ) -> bool {
+            let lengths = (to_end.length_squared() * to_target.length_squared()).sqrt();
+            let dot = to_end.dot(to_target);
+            if dot < (-1.0 + 1e-6) * lengths {
+                return false;
+            }
+            let origin = joints[pivot];
+            let cross = to_end.cross(to_target);
+            let r = (lengths * (lengths + dot)).recip();
+            let inv_lengths = r * (lengths + dot);
+            for joint in &mut joints[pivot + 1..] {
+                let v = *joint - origin;
+                *joint =
+                    origin + (v * dot + cross.cross(v)) * inv_lengths + cross * (cross.dot(v) * r);
+            }
+            true
+        }
+    };
+}
+
+rodrigues_turn!(turn_f64, DVec3, f64);
+rodrigues_turn!(turn_f32, Vec3A, f32);
 
 /// CCD's turn about `pivot` on a chain with joint limits: bone `pivot` is
 /// turned as far toward the rotated direction as its joint's limit allows,

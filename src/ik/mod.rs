@@ -32,7 +32,7 @@ pub use fabrik::Fabrik;
 pub use gradient::GradientDescent;
 pub use jacobian::{DEFAULT_DLS_DAMPING, Dls, JacobianTranspose};
 pub use limits::JointLimit;
-pub use tracking::{TRACKING_PASSES, solve_tracking};
+pub use tracking::{TRACKING_PASSES, TRACKING_SWEEPS, solve_tracking};
 pub use two_bone::TwoBone;
 
 /// Why a chain could not be built or solved.

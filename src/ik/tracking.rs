@@ -1,44 +1,58 @@
-//! FABRIK's everyday case made cheap: a leg following its target from the
-//! pose it was left in.
+//! The everyday solve made cheap: a leg following its target from the pose
+//! it was left in, by FABRIK or CCD.
 //!
 //! In a walk nearly every solve is of a chain without joint limits whose
-//! target moved a few millimetres since the pose it starts from, and FABRIK
-//! reaches it in two or three passes. The general solver pays a fixed toll on
-//! every solve for what it guarantees in the rare ones: the move into the
-//! `f64` frame scaled to the reach and back (`unit_frame.rs`), the `f32`
-//! staging buffers, and the progress watch with its nudge, restarts and leap
-//! (`fabrik.rs`). Here the same passes and the same pole bend run in `f32`
-//! relative to the root, with no watch. A solve that has not reached its
-//! target within [`TRACKING_PASSES`] passes, that stops improving, or whose
+//! target moved a few millimetres since the pose it starts from: FABRIK
+//! reaches it in two or three passes, CCD in about six sweeps. The general
+//! solvers pay a fixed toll on every solve for what they guarantee in the
+//! rare ones: the move into the `f64` frame scaled to the reach and back
+//! (`unit_frame.rs`), FABRIK's `f32` staging buffers and its progress watch
+//! with its nudge, restarts and leap (`fabrik.rs`). Here the same passes (or sweeps) and the same pole bend
+//! run in `f32` relative to the root, with no watch. A solve that has not
+//! reached its target within its budget, that stops improving, or whose
 //! end lands out of tolerance once written back leaves the chain untouched
 //! and says so, for the general solver to do from the start: it returns the
 //! same kind of pose, so the two are one solver to the caller.
 
 use glam::{Vec3, Vec3A};
 
+use super::ccd::turn_f32;
 use super::fabrik::{F32_RESOLUTION, pass_f32};
 use super::pole::bend_toward_pole_f32;
 use super::unit_frame::{aim_within, write_back_rounding};
-use super::{Chain, JointLimit, SolveParams, SolveReport, Termination};
+use super::{Chain, JointLimit, SolveParams, SolveReport, SolverKind, Termination};
 
-/// Passes tried before the solve is handed to the general solver: its
-/// progress watch first acts after this many (`SLOW_WINDOW` in `fabrik.rs`),
-/// so up to here the two run the same passes.
+/// FABRIK passes tried before the solve is handed to the general solver:
+/// its progress watch first acts after this many (`SLOW_WINDOW` in
+/// `fabrik.rs`), so up to here the two run the same passes.
 pub const TRACKING_PASSES: u32 = 8;
+
+/// CCD sweeps tried before the solve is handed to the general solver. CCD
+/// has no progress watch, but each `f32` turn rounds every bone past its
+/// pivot by about an ulp: this many keep the bones within a few millionths
+/// of the reach (a leg's tracking solve takes six on average).
+pub const TRACKING_SWEEPS: u32 = 16;
 
 /// Most joints a chain solved here may have (its pose lives on the stack).
 const MAX_JOINTS: usize = 8;
 
-/// Solves `chain` for `target` as [`super::Fabrik`] would, when the target is
-/// within reach, the chain has no joint limits and at most eight joints, and
-/// FABRIK's passes reach the target within [`TRACKING_PASSES`] without
-/// stalling; `None`, with the chain untouched, otherwise. The pole, if
-/// given, bends the inner joints as in the general solver.
+/// Solves `chain` for `target` as the general solver of `kind` would, for
+/// FABRIK and CCD, when the target is within reach, the chain has no joint
+/// limits and at most eight joints, and the solver reaches the target
+/// within [`TRACKING_PASSES`] passes (FABRIK) or [`TRACKING_SWEEPS`] sweeps
+/// (CCD) without stalling; `None`, with the chain untouched, otherwise.
+/// The pole, if given, bends the inner joints as in the general solver.
 pub fn solve_tracking(
+    kind: SolverKind,
     chain: &mut Chain,
     target: Vec3,
     params: &SolveParams,
 ) -> Option<SolveReport> {
+    let budget = match kind {
+        SolverKind::Fabrik => TRACKING_PASSES,
+        SolverKind::Ccd => TRACKING_SWEEPS,
+        _ => return None,
+    };
     let joint_count = chain.joints().len();
     let reach = chain.reach();
     if joint_count > MAX_JOINTS
@@ -71,36 +85,52 @@ pub fn solve_tracking(
         *p = Vec3A::from(*joint - root);
     }
     let lengths = chain.bone_lengths();
+    // The general solvers' threshold for a direction (1e-40 of the reach
+    // squared) is below what `f32` holds; a millionth of a millimetre on a
+    // metre-long leg is as far below anything that shows.
+    let epsilon_sq = (1e-18 * reach * reach).max(f32::MIN_POSITIVE);
     let aim = aim_within(
         params.tolerance,
         write_back_rounding(target, params.tolerance),
     ) as f32;
-    // The general solver's floor for progress in `f32`, in metres.
+    // The general solvers' floor for progress in `f32`, in metres.
     let floor = f32::EPSILON * reach;
     let last = joint_count - 1;
-    let passes_allowed = params.max_iterations.min(TRACKING_PASSES);
+    let budget = params.max_iterations.min(budget);
     let mut error = pose[last].distance(to_target);
-    let mut passes = 0;
+    let mut iterations = 0;
     let mut fallback = to_target;
     while error > aim {
-        if passes == passes_allowed {
+        if iterations == budget {
             return None;
         }
-        passes += 1;
-        pass_f32(pose, lengths, to_target, &mut fallback);
+        iterations += 1;
+        if kind == SolverKind::Fabrik {
+            pass_f32(pose, lengths, to_target, &mut fallback);
+        } else if !sweep(pose, to_target, epsilon_sq) {
+            return None;
+        }
         let previous = error;
         error = pose[last].distance(to_target);
-        // Not reached and not improving: the nudge and the restarts that
-        // free a stalled chain are the general solver's.
+        // Not reached and not improving: what frees a stalled chain (a
+        // nudge, restarts) is the general solver's.
         if error > aim && previous - error <= floor {
             return None;
         }
     }
+    if kind == SolverKind::Ccd {
+        // Turns keep the bones at the lengths they start with, but each
+        // rounds them a little: a rigid turn in `f64` kept them to 1e-16,
+        // and the sweeps here left a leg's bones a micrometre out. Laid out
+        // at their lengths again, the end moves by as much; if that takes
+        // it out of the aim, the general solver does it.
+        lay_out_bones(pose, lengths);
+        let laid_out = pose[last].distance(to_target);
+        if laid_out.is_nan() || laid_out > aim {
+            return None;
+        }
+    }
     if let Some(pole) = pole {
-        // The general solver's threshold (1e-40 of the reach squared) is
-        // below what `f32` holds; a millionth of a millimetre on a
-        // metre-long leg is as far below any visible bend.
-        let epsilon_sq = (1e-18 * reach * reach).max(f32::MIN_POSITIVE);
         bend_toward_pole_f32(pose, pole, epsilon_sq);
     }
     let end = root + Vec3::from(pose[last]);
@@ -113,9 +143,37 @@ pub fn solve_tracking(
         *joint = root + Vec3::from(*p);
     }
     Some(SolveReport {
-        iterations: passes,
+        iterations,
         error: end_error,
         reached: true,
         termination: Termination::Reached,
     })
+}
+
+/// Puts every joint at its bone's length from the one before, keeping the
+/// bones' directions; the poses laid out here come from turns of bones at
+/// their lengths, so none has collapsed.
+fn lay_out_bones(pose: &mut [Vec3A], lengths: &[f32]) {
+    for (k, length) in lengths.iter().enumerate() {
+        let bone = pose[k + 1] - pose[k];
+        pose[k + 1] = pose[k] + bone * (*length / bone.length());
+    }
+}
+
+/// One CCD sweep, from the joint nearest the end to the root; `false` when
+/// a turn would be within about 0.1° of a half turn (the general CCD's,
+/// which turns those by a quaternion).
+fn sweep(pose: &mut [Vec3A], target: Vec3A, epsilon_sq: f32) -> bool {
+    let last = pose.len() - 1;
+    for pivot in (0..last).rev() {
+        let to_end = pose[last] - pose[pivot];
+        let to_target = target - pose[pivot];
+        if to_end.length_squared() <= epsilon_sq || to_target.length_squared() <= epsilon_sq {
+            continue;
+        }
+        if !turn_f32(pose, pivot, to_end, to_target) {
+            return false;
+        }
+    }
+    true
 }
