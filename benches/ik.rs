@@ -155,42 +155,45 @@ fn bench_solvers(c: &mut Criterion) {
             });
         }
         if exp.tracking.is_some() {
-            bench_tracking_path(&mut group, &cases, &exp.params);
+            for kind in [SolverKind::Fabrik, SolverKind::Ccd] {
+                bench_tracking_path(&mut group, kind, &cases, &exp.params);
+            }
         }
         group.finish();
     }
 }
 
-/// FABRIK as a walking leg runs it: the tracking solve first, the general
-/// solver from the start where it hands the solve back.
+/// A solver as a walking leg runs it: the tracking solve first, the
+/// general solver from the start where it hands the solve back.
 fn bench_tracking_path(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    kind: SolverKind,
     cases: &[Case],
     params: &SolveParams,
 ) {
-    let mut fabrik = SolverKind::Fabrik.build();
+    let mut general = kind.build();
     let answered = cases
         .iter()
         .filter(|case| {
             let mut chain = case.chain.clone();
-            solve_tracking(SolverKind::Fabrik, &mut chain, case.target, params).is_some()
+            solve_tracking(kind, &mut chain, case.target, params).is_some()
         })
         .count();
     println!(
-        "tracking path: {:.1}% of the cases answered without the general solver",
+        "{kind} tracking path: {:.1}% of the cases answered without the general solver",
         100.0 * answered as f64 / cases.len() as f64
     );
     let mut chain: Chain = cases[0].chain.clone();
     let mut next = 0usize;
-    group.bench_function("fabrik-tracking-path", |b| {
+    group.bench_function(format!("{}-tracking-path", kind.name()), |b| {
         b.iter(|| {
             let case = &cases[next % cases.len()];
             next += 1;
             chain.clone_from(&case.chain);
             let target = black_box(case.target);
             black_box(
-                solve_tracking(SolverKind::Fabrik, &mut chain, target, params)
-                    .unwrap_or_else(|| fabrik.solve(&mut chain, target, params)),
+                solve_tracking(kind, &mut chain, target, params)
+                    .unwrap_or_else(|| general.solve(&mut chain, target, params)),
             )
         })
     });
