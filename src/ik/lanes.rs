@@ -43,7 +43,7 @@ pub fn solve_tracking_lanes(
     for ((report, job), (lane, done)) in reports
         .iter_mut()
         .zip(jobs.iter_mut())
-        .zip(tracked.into_iter().zip(iterations))
+        .zip(tracked.iter_mut().zip(iterations))
     {
         if let (Some((chain, ..)), Some(lane), Some(done)) = (job, lane, done) {
             *report = lane.finish(chain, done);
@@ -57,11 +57,12 @@ pub fn solve_tracking_lanes(
 /// (legs of different lengths of chain) iterates on its own.
 fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
     let mut results = [None; LANES];
-    let Some(first) = lanes.iter().flatten().next().copied() else {
+    let Some(first) = lanes.iter().position(Option::is_some) else {
         return results;
     };
-    let count = first.joint_count;
-    let kind = first.kind;
+    let (count, kind) = lanes[first]
+        .as_ref()
+        .map_or((0, SolverKind::Fabrik), |t| (t.joint_count, t.kind));
     let mut together = [false; LANES];
     for (l, lane) in lanes.iter_mut().enumerate() {
         match lane {
@@ -71,9 +72,11 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
         }
     }
     // Absent lanes carry a copy of the first, so they compute nothing odd.
-    let refs: [&Tracked; LANES] = std::array::from_fn(|l| match &lanes[l] {
-        Some(t) if together[l] => t,
-        _ => &first,
+    let refs: [&Tracked; LANES] = std::array::from_fn(|l| {
+        let lane = if together[l] { l } else { first };
+        // `first` is the first present lane, and only present lanes are
+        // `together`: this never fails.
+        lanes[lane].as_ref().expect("a present lane")
     });
     let gather = |f: fn(&Tracked, usize) -> f32, k: usize| {
         Vec4::new(f(refs[0], k), f(refs[1], k), f(refs[2], k), f(refs[3], k))

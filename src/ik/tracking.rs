@@ -189,7 +189,7 @@ impl Tracked {
     /// Bends the pose toward the pole and writes it into `chain`, with a
     /// report of `iterations`; `None`, with the chain untouched, when the
     /// end written back is out of tolerance.
-    pub fn finish(mut self, chain: &mut Chain, iterations: u32) -> Option<SolveReport> {
+    pub fn finish(&mut self, chain: &mut Chain, iterations: u32) -> Option<SolveReport> {
         let last = self.joint_count - 1;
         let pose = &mut self.pose[..self.joint_count];
         if self.kind == SolverKind::Ccd {
