@@ -422,14 +422,13 @@ impl Creature {
         let orientation = self.body.orientation;
         for first in (0..self.legs.len()).step_by(LANES) {
             let count = LANES.min(self.legs.len() - first);
-            let setups: [(Vec3, SolveParams); LANES] = std::array::from_fn(|l| {
-                self.leg_solve_params((first + l).min(self.legs.len() - 1))
-            });
+            let setups: [Option<(Vec3, SolveParams)>; LANES] =
+                std::array::from_fn(|l| (l < count).then(|| self.leg_solve_params(first + l)));
             let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
             for ((slot, leg), (hip, params)) in jobs
                 .iter_mut()
                 .zip(self.legs[first..first + count].iter_mut())
-                .zip(setups)
+                .zip(setups.into_iter().flatten())
             {
                 leg.chain.set_root(hip);
                 leg.chain.set_rest_frame(orientation);
