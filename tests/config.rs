@@ -110,6 +110,16 @@ fn a_table_header_for_a_list_entry_says_to_double_its_brackets() {
     assert!(err.message.contains("start each with `[[body]]`"), "{err}");
 }
 
+/// A field missing from a table is reported at the table's header; the
+/// hint about writing a table twice was added to it too, and told a user
+/// who had forgotten `height` to start `[[body]]` entries.
+#[test]
+fn a_missing_field_is_not_taken_for_a_table_written_twice() {
+    let err = creature_error("name = \"x\"\n[body]\nsize = [0.5, 0.1, 0.3]\n");
+    assert!(err.message.contains("height"), "{err}");
+    assert!(!err.message.contains("[[body]]"), "{err}");
+}
+
 #[test]
 fn unknown_field_lists_the_valid_ones() {
     let text = spider_with("speed = 0.9", "sped = 0.9");

@@ -234,7 +234,14 @@ impl<'a> Source<'a> {
             .map(|s| self.field_at(s.start))
             .unwrap_or_default();
         let mut message = err.message().trim().to_string();
-        if let Some(hint) = span.as_ref().and_then(|s| self.table_hint(s.start)) {
+        // Only a header TOML refused as a duplicate: a missing field is
+        // also reported at its table's header, and the hint misled there.
+        let duplicate = message.starts_with("duplicate");
+        if let Some(hint) = span
+            .as_ref()
+            .filter(|_| duplicate)
+            .and_then(|s| self.table_hint(s.start))
+        {
             message = format!("{message}: {hint}");
         }
         self.error(span, field, message)
