@@ -1342,41 +1342,17 @@ proptest! {
 
 #[test]
 fn lanes_take_chains_of_any_length_and_solver_and_empty_slots() {
+    let job = |chain: Chain, kind: SolverKind, target: [f32; 3]| {
+        let params = params_for(&chain, None);
+        (chain, kind, Vec3::from_array(target), params)
+    };
     let two = chain(&[[0.0, 0.0, 0.0], [0.4, 0.3, 0.0], [0.8, 0.0, 0.0]]);
-    let far = leg();
-    let jobs = vec![
-        (
-            leg(),
-            SolverKind::Fabrik,
-            Vec3::new(0.95, -0.38, 0.03),
-            params_for(&leg(), None),
-        ),
-        (
-            two.clone(),
-            SolverKind::Fabrik,
-            Vec3::new(0.7, 0.05, 0.02),
-            params_for(&two, None),
-        ),
-        (
-            leg(),
-            SolverKind::Gradient,
-            Vec3::new(0.95, -0.38, 0.03),
-            params_for(&leg(), None),
-        ),
+    assert_lanes_match_one_by_one(vec![
+        job(leg(), SolverKind::Fabrik, [0.95, -0.38, 0.03]),
+        job(two, SolverKind::Fabrik, [0.7, 0.05, 0.02]),
+        job(leg(), SolverKind::Gradient, [0.95, -0.38, 0.03]),
         // Out of reach: handed back.
-        (
-            far.clone(),
-            SolverKind::Ccd,
-            Vec3::new(9.0, 0.0, 0.0),
-            params_for(&far, None),
-        ),
-    ];
-    assert_lanes_match_one_by_one(jobs);
-    let single = vec![(
-        leg(),
-        SolverKind::Ccd,
-        Vec3::new(0.95, -0.38, 0.03),
-        params_for(&leg(), None),
-    )];
-    assert_lanes_match_one_by_one(single);
+        job(leg(), SolverKind::Ccd, [9.0, 0.0, 0.0]),
+    ]);
+    assert_lanes_match_one_by_one(vec![job(leg(), SolverKind::Ccd, [0.95, -0.38, 0.03])]);
 }
