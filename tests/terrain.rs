@@ -261,3 +261,173 @@ proptest! {
         }
     }
 }
+
+/// The least of `point.y - ground` over a lattice of `n × n` points on each
+/// face of the box: what the exact box gap must never be above.
+fn lattice_box_gap(
+    ground: &skitter::terrain::Ground<'_>,
+    centre: Vec3,
+    q: glam::Quat,
+    half: Vec3,
+    n: usize,
+) -> f32 {
+    let axes = [
+        q * Vec3::X * half.x,
+        q * Vec3::Y * half.y,
+        q * Vec3::Z * half.z,
+    ];
+    let mut least = f32::INFINITY;
+    for k in 0..3 {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        for sign in [1.0f32, -1.0] {
+            for a in 0..=n {
+                for b in 0..=n {
+                    let s = 2.0 * a as f32 / n as f32 - 1.0;
+                    let t = 2.0 * b as f32 / n as f32 - 1.0;
+                    let p = centre + axes[k] * sign + axes[i] * s + axes[j] * t;
+                    least = least.min(p.y - ground.height(p.x, p.z));
+                }
+            }
+        }
+    }
+    least
+}
+
+#[test]
+fn a_box_over_flat_ground_is_as_high_as_its_lowest_corner() {
+    let t = flat(1.5);
+    let ground = t.world();
+    let q = glam::Quat::from_rotation_z(0.3) * glam::Quat::from_rotation_y(0.7);
+    let half = Vec3::new(0.6, 0.1, 0.2);
+    let centre = Vec3::new(2.3, 2.0, -1.1);
+    let lowest = [-1.0f32, 1.0]
+        .into_iter()
+        .flat_map(|x| {
+            [-1.0f32, 1.0]
+                .into_iter()
+                .flat_map(move |y| [-1.0f32, 1.0].map(|z| Vec3::new(x, y, z)))
+        })
+        .map(|s| (centre + q * (s * half)).y)
+        .fold(f32::INFINITY, f32::min);
+    let gap = ground.box_ground_gap(centre, q, half);
+    assert!(
+        (gap.gap - (lowest - 1.5)).abs() < 1e-5,
+        "{gap:?} against {}",
+        lowest - 1.5
+    );
+    // Sunk half a metre, it reports the ground half a metre in.
+    let sunk = ground.box_ground_gap(centre - Vec3::Y * (lowest - 1.0), q, half);
+    assert!((sunk.gap + 0.5).abs() < 1e-5, "{sunk:?}");
+}
+
+#[test]
+fn a_box_with_a_nan_coordinate_has_a_nan_gap() {
+    let t = hills();
+    let gap = t.world().box_ground_gap(
+        Vec3::new(f32::NAN, 1.0, 0.0),
+        glam::Quat::IDENTITY,
+        Vec3::splat(0.2),
+    );
+    assert!(gap.gap.is_nan());
+}
+
+#[test]
+fn a_long_box_on_a_crest_meets_it_between_its_corners() {
+    // Lay a 2.2 m box level on the rough ground, as low as its corners and
+    // the points under its ends and middle allow, across many places: on
+    // some of them the ground rises into it between those points, and the
+    // exact gap says so.
+    let t = rough();
+    let ground = t.world();
+    let half = Vec3::new(1.1, 0.08, 0.16);
+    let mut missed = 0.0f32;
+    for k in 0..200 {
+        let (x, z) = (k as f32 * 0.37 - 37.0, (k as f32 * 0.61).sin() * 20.0);
+        let q = glam::Quat::from_rotation_y(k as f32 * 0.3);
+        let probes = [-1.0f32, -0.5, 0.0, 0.5, 1.0]
+            .into_iter()
+            .flat_map(|s| [-1.0f32, 1.0].map(|w| q * Vec3::new(s * half.x, -half.y, w * half.z)));
+        let top = probes
+            .map(|p| ground.height(x + p.x, z + p.z) - p.y)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let centre = Vec3::new(x, top, z);
+        let gap = ground.box_ground_gap(centre, q, half);
+        missed = missed.min(gap.gap);
+        assert!(
+            gap.gap <= 1e-5,
+            "the probes themselves touch the ground: {gap:?}"
+        );
+    }
+    assert!(
+        missed < -0.02,
+        "the ground never rose between the probes: {missed}"
+    );
+}
+
+#[test]
+fn a_peak_under_the_middle_of_a_level_box_is_found() {
+    // A grid vertex of the rough ground higher than all around it, under the
+    // middle of a level box whose underside is 1 cm below the peak: the box's
+    // edges and corners, 0.4 m out, are all clear of the ground.
+    let t = rough();
+    let ground = t.world();
+    let spacing = t.spacing();
+    let half = Vec3::new(0.4, 0.05, 0.4);
+    let peak = (-100..100)
+        .flat_map(|i| {
+            (-100..100).map(move |j| Vec3::new(i as f32 * spacing, 0.0, j as f32 * spacing))
+        })
+        .map(|p| Vec3::new(p.x, ground.height(p.x, p.z), p.z))
+        .find(|p| {
+            // Every point 0.4 m or more out, up to the box's corners, is
+            // 5 cm below it.
+            (0..64).all(|k| {
+                let angle = k as f32 * std::f32::consts::TAU / 64.0;
+                [0.4f32, 0.5, 0.566].iter().all(|r| {
+                    let (x, z) = (p.x + r * angle.cos(), p.z + r * angle.sin());
+                    ground.height(x, z) < p.y - 0.05
+                })
+            })
+        })
+        .expect("the rough ground has a sharp peak");
+    let centre = peak + Vec3::Y * (half.y - 0.01);
+    let gap = ground.box_ground_gap(centre, glam::Quat::IDENTITY, half);
+    assert!((gap.gap + 0.01).abs() < 1e-4, "{gap:?}");
+    assert!(
+        gap.at.distance(peak - Vec3::Y * 0.01) < 1e-4,
+        "{gap:?} is not at the peak {peak}"
+    );
+}
+
+proptest! {
+    #![proptest_config(common::deterministic(150))]
+
+    /// The exact gap is the box's own (its point is on the box, its gap is
+    /// that point's height over the ground), and no point of a fine lattice
+    /// over the box's faces is lower.
+    #[test]
+    fn the_box_gap_is_the_least_over_the_whole_box(
+        x in -60.0f32..60.0,
+        z in -60.0f32..60.0,
+        lift in -0.4f32..0.6,
+        yaw in -3.2f32..3.2,
+        pitch in -1.2f32..1.2,
+        roll in -1.2f32..1.2,
+        hx in 0.05f32..1.6,
+        hy in 0.02f32..0.3,
+        hz in 0.05f32..0.6,
+    ) {
+        let t = rough();
+        let ground = t.world();
+        let q = glam::Quat::from_rotation_y(yaw) * glam::Quat::from_rotation_z(pitch) * glam::Quat::from_rotation_x(roll);
+        let half = Vec3::new(hx, hy, hz);
+        let centre = Vec3::new(x, t.height(x, z) + lift, z);
+        let gap = ground.box_ground_gap(centre, q, half);
+        let local = q.inverse() * (gap.at - centre);
+        prop_assert!(local.abs().cmple(half * 1.001 + Vec3::splat(1e-4)).all(), "{gap:?} is off the box: {local}");
+        let own = gap.at.y - ground.height(gap.at.x, gap.at.z);
+        prop_assert!((own - gap.gap).abs() < 2e-4, "{gap:?} but the ground there gives {own}");
+        let lattice = lattice_box_gap(&ground, centre, q, half, 48);
+        prop_assert!(gap.gap <= lattice + 2e-4, "{gap:?} above the lattice's {lattice}");
+    }
+}

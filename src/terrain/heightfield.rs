@@ -24,6 +24,9 @@ use glam::{Vec2, Vec3};
 use super::shapes::ShapeIndex;
 use super::{Shape, TerrainSpec};
 
+mod box_gap;
+pub use box_gap::BoxGap;
+
 /// A whole-cell offset of a local frame from the world's origin. Local
 /// position `p` in this frame is world position `p + (x, 0, z) × spacing`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

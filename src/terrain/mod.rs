@@ -10,5 +10,5 @@ mod shapes;
 
 pub use shapes::{Shape, ShapeKind, Span};
 
-pub use heightfield::{GridOrigin, Ground, Heightfield, RayHit};
+pub use heightfield::{BoxGap, GridOrigin, Ground, Heightfield, RayHit};
 pub use noise_spec::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};
