@@ -20,6 +20,10 @@ use crate::terrain::Ground;
 /// No planted foot is carried by the body's motion past this fraction of its
 /// leg's reach.
 pub(super) const STOP_STRETCH: f32 = 0.96;
+/// A planted foot already past [`BRAKE_STRETCH`] (its body lifted or tilted
+/// by the posture, or a foot landed there) is never carried past this
+/// fraction of its leg's reach.
+const LOSS_STRETCH: f32 = 0.99;
 /// Braking aims to stop with planted feet at this fraction of the reach,
 /// short of [`STOP_STRETCH`], so the hard stop is a last resort.
 const BRAKE_STRETCH: f32 = 0.93;
@@ -199,13 +203,25 @@ impl Creature {
     }
 
     /// How much of the way to `next` keeps every planted foot within
-    /// [`STOP_STRETCH`] (1 when all of it does), taking stretch as linear
-    /// along the way.
+    /// [`STOP_STRETCH`], or one already past [`BRAKE_STRETCH`] within
+    /// [`LOSS_STRETCH`] (1
+    /// when all of it does), taking stretch as linear along the way.
     fn stop_room(&self, next: &Body) -> f32 {
         let mut scale = 1.0f32;
         self.for_each_stretch(next, |now, after| {
-            if after > STOP_STRETCH && after > now {
-                scale = scale.min(((STOP_STRETCH - now) / (after - now)).clamp(0.0, 1.0));
+            // A foot already past the brake's aim got there by what the
+            // brake does not foresee (the body rising over a crest with that
+            // foot down in a gully, a hanging foot landing at the edge of its
+            // reach): the walk brakes for it on its curve now, and stops dead
+            // only before carrying it past `LOSS_STRETCH`. Stopping dead at
+            // the stop jolted a centipede at 34–40 m/s².
+            let limit = if now < BRAKE_STRETCH {
+                STOP_STRETCH
+            } else {
+                LOSS_STRETCH
+            };
+            if after > limit && after > now {
+                scale = scale.min(((limit - now) / (after - now)).clamp(0.0, 1.0));
             }
         });
         scale

@@ -294,6 +294,14 @@ impl Creature {
         // rises over a bump before the hard guard below has to.
         let half = self.spec.body.size * 0.5;
         let solid = terrain.has_shapes();
+        // The whole box against the noise ground, exactly: a long body
+        // rests on a crest between its corners and its hips (the
+        // centipede's underside went 188 mm into ridged noise at its
+        // corners and 75 mm into the rough ground at its hips).
+        let ground_gap = terrain.box_ground_gap(self.body.position, self.body.orientation, half);
+        if !solid {
+            error = error.max((SPRING_CLEARANCE - ground_gap.gap) / up.y.max(0.5));
+        }
         let mut shortfall = |p: Vec3| {
             if solid {
                 // Along the surface's normal, whichever way it faces (looked
@@ -313,14 +321,17 @@ impl Creature {
                 error = error.max(short / up.y.max(0.5));
             }
         };
-        underside_points(&self.body, half)
-            .into_iter()
-            .for_each(&mut shortfall);
-        // Under the hips too: rounding a wall's top the body rests on the
-        // edge between its corners (the octopod's underside went 54 mm into
-        // it), and a long body on a crest (the centipede's 188 mm into
-        // ridged noise).
-        self.underside_below_hips().for_each(&mut shortfall);
+        if solid {
+            // Among shapes, at the point of the box nearest the ground and
+            // at its corners and under its hips: rounding a wall's top the
+            // body rests on the edge between its corners (the octopod's
+            // underside went 54 mm into it).
+            shortfall(ground_gap.at);
+            underside_points(&self.body, half)
+                .into_iter()
+                .for_each(&mut shortfall);
+            self.underside_below_hips().for_each(&mut shortfall);
+        }
         for k in 1..=GUARD_HORIZONS {
             let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
             let ahead = Body {
@@ -427,11 +438,11 @@ impl Creature {
         }
     }
 
-    /// A hard guard under the springs: the body's centre, the corners of
-    /// its box and its underside below each hip never go below the ground
-    /// (a bump taller than the ride height, met at speed; a flank steeper
-    /// than the body's tilt). Lifts the body straight up by the deepest
-    /// shortfall.
+    /// A hard guard under the springs: no point of the body box goes below
+    /// the ground (a bump taller than the ride height, met at speed; a flank
+    /// steeper than the body's tilt; a crest between its hips), nor its
+    /// centre within half its height of it. Lifts the body straight up by
+    /// the deepest shortfall.
     pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
         if terrain.has_shapes() {
             self.keep_body_clear(terrain);
@@ -441,24 +452,12 @@ impl Creature {
         let centre = self.body.position;
         let centre_margin = half.y.min(self.spec.body.height) * 0.5;
         let mut lift = (terrain.height(centre.x, centre.z) + centre_margin - centre.y).max(0.0);
-        // Every corner, not only the underside's: a body tilted less than
-        // the slope beside it (a ground walker on a flank steeper than its
-        // `max_slope`, a climber on its side on a face) meets it with a
-        // top corner.
-        let mut under = [f32::NAN; 8];
-        for (ground, corner) in under.iter_mut().zip(body_corners(&self.body, half)) {
-            *ground = terrain.height(corner.x, corner.z);
-            lift = lift.max(*ground + BODY_CLEARANCE - corner.y);
-        }
-        // And under the hips, where a long body rests on a crest between
-        // its corners.
-        let mut below_hips = f32::INFINITY;
-        for below_hip in self.underside_below_hips() {
-            let ground = terrain.height(below_hip.x, below_hip.z);
-            lift = lift.max(ground + BODY_CLEARANCE - below_hip.y);
-            below_hips = below_hips.min(below_hip.y - ground - centre.y);
-        }
-        self.set_ground_under_body(under, below_hips);
+        // The whole box, exactly: every corner (a body tilted less than the
+        // slope beside it meets it with a top corner), and every point
+        // between (a long body rests on a crest between its hips).
+        let gap = terrain.box_ground_gap(centre, self.body.orientation, half);
+        lift = lift.max(BODY_CLEARANCE - gap.gap);
+        self.set_ground_under_body(gap);
         if lift > 0.0 {
             self.body.position.y += lift;
             // The spring must not pull it back down at once.
@@ -467,7 +466,8 @@ impl Creature {
     }
 
     /// The hard guard in a solid world: no corner of the body box, no point
-    /// of its underside below a hip, and not its centre, comes nearer any
+    /// of its underside below a hip, not its point nearest the noise ground,
+    /// and not its centre, comes nearer any
     /// surface (floor, wall or ceiling) than
     /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's
     /// normal, a few times over for corners against two faces at once.
@@ -482,6 +482,12 @@ impl Creature {
                     worst = Some((short, p));
                 }
             };
+            // The point of the box nearest the noise ground, found exactly
+            // (a crest between the corners), seen in the whole world (it may
+            // be carved away, or inside a shape).
+            let ground_gap =
+                terrain.box_ground_gap(self.body.position, self.body.orientation, half);
+            consider(ground_gap.at, BODY_CLEARANCE);
             consider(self.body.position, centre_margin);
             for corner in body_corners(&self.body, half) {
                 consider(corner, BODY_CLEARANCE);
@@ -490,6 +496,7 @@ impl Creature {
                 consider(point, BODY_CLEARANCE);
             }
             let Some((short, at)) = worst else {
+                self.set_ground_under_body(ground_gap);
                 return;
             };
             let normal = terrain.normal_at(at);

@@ -122,19 +122,22 @@ impl std::fmt::Debug for Creature {
     }
 }
 
-/// The open ground under the body as the ground guard last looked it up,
-/// and the body's (x, z) and orientation it was looked up for. The guard
-/// only lifts the body, which moves nothing across the ground, so the
-/// look-ups hold until the body moves across or turns.
+/// The least gap between the body box and the noise ground as the ground
+/// guard last found it (see [`Ground::box_ground_gap`]), and the body's
+/// (x, z) and orientation it was found for. On open ground the guard only
+/// lifts the body, which changes every vertical gap by the lift and moves
+/// nothing across the ground, so it holds until the body moves across or
+/// turns.
+///
+/// [`Ground::box_ground_gap`]: crate::terrain::Ground::box_ground_gap
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GroundUnderBody {
-    /// The ground's height under each corner of the body box, in
-    /// [`body_corners`](super::body_corners) order.
-    pub corners: [f32; 8],
-    /// The least vertical gap between the underside below a hip and the
-    /// ground there, less the y of the body's position (so the guard's lift
-    /// leaves it unchanged): add `body.position.y` for the gap.
-    pub below_hips: f32,
+    /// The least vertical gap between the box and the ground, less the y
+    /// of the body's position (so the guard's lift leaves it unchanged):
+    /// add `body.position.y` for the gap.
+    pub gap_below: f32,
+    /// Where on the box the gap is least, from the body's position.
+    pub offset: Vec3,
     at: (Vec2, Quat),
 }
 
@@ -265,18 +268,19 @@ impl KindShared {
 }
 
 impl Creature {
-    /// Records the ground guard's look-ups under the body (see
-    /// [`GroundUnderBody`]), for the body's pose now.
-    pub(super) fn set_ground_under_body(&mut self, corners: [f32; 8], below_hips: f32) {
+    /// Records the least gap between the body box and the ground the
+    /// ground guard found (see [`GroundUnderBody`]), for the body's pose now.
+    pub(super) fn set_ground_under_body(&mut self, gap: crate::terrain::BoxGap) {
+        let position = self.body.position;
         self.ground_under_body = GroundUnderBody {
-            corners,
-            below_hips,
+            gap_below: gap.gap - position.y,
+            offset: gap.at - position,
             at: self.ground_key(),
         };
     }
 
-    /// What the ground guard looked up under the body, when it did so for
-    /// the body's pose now (the same place across, the same orientation).
+    /// The least gap the ground guard found under the body, when it found it
+    /// for the body's pose now (the same place across, the same orientation).
     pub(crate) fn ground_under_body(&self) -> Option<&GroundUnderBody> {
         let under = &self.ground_under_body;
         (under.at == self.ground_key()).then_some(under)
@@ -342,8 +346,8 @@ impl Creature {
             shared,
             among_walls: !terrain.shapes().is_empty(),
             ground_under_body: GroundUnderBody {
-                corners: [f32::NAN; 8],
-                below_hips: f32::NAN,
+                gap_below: f32::NAN,
+                offset: Vec3::NAN,
                 at: (Vec2::NAN, Quat::NAN),
             },
             spec,

@@ -308,37 +308,34 @@ impl Metrics {
         let half = creature.spec().body.size * 0.5;
         let mut body_clearance = height;
         let solid = terrain.has_shapes();
-        // The ground guard's look-ups, when it made them for this pose on
-        // open ground (in a solid world it pushes along a normal, which
-        // moves the points across).
-        let guarded = creature.ground_under_body().filter(|_| !solid);
-        // A point of the body's distance from the surface: in a solid world
-        // the distance field; on open ground its vertical gap on the normal
-        // under the body (one lookup, not five; none when the guard's is
-        // given).
-        let clearance = |p: glam::Vec3, ground: Option<f32>| {
-            if solid {
-                terrain.signed_distance(p)
-            } else {
-                (p.y - ground.unwrap_or_else(|| terrain.height(p.x, p.z))) * normal.y
+        // The point of the box nearest the noise ground, found exactly: the
+        // ground guard's, when it found it for this pose, else found again.
+        let (ground_gap, ground_point) = match creature.ground_under_body() {
+            Some(under) => (
+                body.position.y + under.gap_below,
+                body.position + under.offset,
+            ),
+            None => {
+                let gap = terrain.box_ground_gap(body.position, body.orientation, half);
+                (gap.gap, gap.at)
             }
         };
-        for (k, corner) in crate::creature::body_corners(body, half)
-            .into_iter()
-            .enumerate()
-        {
-            let d = clearance(corner, guarded.map(|g| g.corners[k]));
-            body_clearance = min_or_nan(body_clearance, d);
-        }
-        // Under the hips too: a long body rests on a crest, and any body on
-        // a wall's edge, between its corners.
-        if let Some(guarded) = guarded {
-            let gap = body.position.y + guarded.below_hips;
-            body_clearance = min_or_nan(body_clearance, gap * normal.y);
-        } else {
-            for below_hip in creature.underside_below_hips() {
-                body_clearance = min_or_nan(body_clearance, clearance(below_hip, None));
+        if solid {
+            // Among shapes, the distance field at that point (it may be
+            // carved away), at the corners and under the hips: a body on a
+            // wall's edge rests on it between its corners.
+            body_clearance = min_or_nan(body_clearance, terrain.signed_distance(ground_point));
+            for point in crate::creature::body_corners(body, half)
+                .into_iter()
+                .chain(creature.underside_below_hips())
+            {
+                body_clearance = min_or_nan(body_clearance, terrain.signed_distance(point));
             }
+        } else {
+            // The vertical gap on the ground's normal there.
+            let (_, slope) = terrain.height_and_slope(ground_point.x, ground_point.z);
+            let across = ground_gap / (1.0 + slope.length_squared()).sqrt();
+            body_clearance = min_or_nan(body_clearance, across);
         }
         self.body_clearance_min = min_or_nan(self.body_clearance_min, body_clearance);
         self.body_height_min = min_or_nan(self.body_height_min, height);
