@@ -385,7 +385,8 @@ impl Creature {
             .iter()
             .enumerate()
             .filter(|(i, leg)| leg.is_grounded() && !lifting.contains(i))
-            .map(|(_, leg)| leg.foot);
+            .map(|(_, leg)| leg.foot)
+            .chain(self.resting_point());
         let Some(now) = scratch.support.margin(centre, up, staying) else {
             // Too few feet left to stand on: not a static step.
             return true;
@@ -485,7 +486,12 @@ impl Creature {
             // Lean toward the next step's support, as far as it needs and
             // the feet down now allow, so that step need not wait for the
             // lean (unless the body must first lean over the feet down now).
-            let staying = self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot);
+            let staying = self
+                .legs
+                .iter()
+                .filter(|l| l.is_grounded())
+                .map(|l| l.foot)
+                .chain(self.resting_point());
             if scratch.support.margin(centre, up, staying).is_some()
                 && margin_at(&scratch.support.hull, Vec2::ZERO) >= wanted
             {
@@ -502,7 +508,8 @@ impl Creature {
             .iter()
             .enumerate()
             .filter(|(i, leg)| leg.is_grounded() && !scratch.next_legs.contains(i))
-            .map(|(_, leg)| leg.foot);
+            .map(|(_, leg)| leg.foot)
+            .chain(self.resting_point());
         if scratch.support.margin(centre, up, staying).is_none() {
             self.motion.sway_target = Vec3::ZERO;
             return;
@@ -542,7 +549,8 @@ impl Creature {
             .map(|(_, leg)| match leg.phase {
                 LegPhase::Grounded => leg.foot,
                 LegPhase::Swinging { to, .. } => to,
-            });
+            })
+            .chain(self.resting_point());
         scratch.support.margin(centre, up, standing)?;
         let hull = &scratch.support.hull;
         if margin_at(hull, Vec2::ZERO) >= wanted {

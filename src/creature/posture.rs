@@ -48,7 +48,7 @@ const SWAY_SHARE: f32 = 0.25;
 const BOB_SHARE: f32 = 0.015;
 /// Gap the height spring aims to keep under the body's corners (metres):
 /// well above [`BODY_CLEARANCE`], so the hard guard rarely has to act.
-const SPRING_CLEARANCE: f32 = 0.04;
+pub(crate) const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 const BODY_CLEARANCE: f32 = 0.005;
 /// The height spring rises for a surface only when its normal leans toward
@@ -299,6 +299,7 @@ impl Creature {
         // centipede's underside went 188 mm into ridged noise at its
         // corners and 75 mm into the rough ground at its hips).
         let ground_gap = terrain.box_ground_gap(self.body.position, self.body.orientation, half);
+        let height_error = error;
         if !solid {
             error = error.max((SPRING_CLEARANCE - ground_gap.gap) / up.y.max(0.5));
         }
@@ -327,6 +328,15 @@ impl Creature {
             // body rests on the edge between its corners (the octopod's
             // underside went 54 mm into it).
             shortfall(ground_gap.at);
+            let nearest = terrain.box_shapes_nearest(
+                self.body.position,
+                self.body.orientation,
+                half,
+                SPRING_CLEARANCE,
+            );
+            if let Some(nearest) = nearest {
+                shortfall(nearest.at);
+            }
             underside_points(&self.body, half)
                 .into_iter()
                 .for_each(&mut shortfall);
@@ -355,7 +365,17 @@ impl Creature {
         let max_rate = self.spec.body.max_height_rate;
         motion.lift_rate = rate.clamp(-max_rate, max_rate);
         motion.height_error = Some(error);
-        self.body.position += up * (motion.lift_rate * dt);
+        // On open ground, rising for the ground under the body is rising
+        // straight up, as the hard guard does: along a body tilted up a
+        // slope it also pushed the body back down the slope it climbs (an
+        // octopod lifted clear of a peak's tip rocked back and forth on it).
+        let axis = if !solid {
+            let share = ((error - height_error) / SPRING_CLEARANCE).clamp(0.0, 1.0);
+            up.lerp(Vec3::Y, share).normalize_or(up)
+        } else {
+            up
+        };
+        self.body.position += axis * (motion.lift_rate * dt);
 
         // Sway across the path toward the gait's target.
         let error = motion.sway_target - motion.sway;
@@ -457,7 +477,7 @@ impl Creature {
         // between (a long body rests on a crest between its hips).
         let gap = terrain.box_ground_gap(centre, self.body.orientation, half);
         lift = lift.max(BODY_CLEARANCE - gap.gap);
-        self.set_ground_under_body(gap);
+        self.set_ground_under_body(gap, None);
         if lift > 0.0 {
             self.body.position.y += lift;
             // The spring must not pull it back down at once.
@@ -466,8 +486,8 @@ impl Creature {
     }
 
     /// The hard guard in a solid world: no corner of the body box, no point
-    /// of its underside below a hip, not its point nearest the noise ground,
-    /// and not its centre, comes nearer any
+    /// of its underside below a hip, not its points nearest the noise ground
+    /// and nearest the shapes, and not its centre, comes nearer any
     /// surface (floor, wall or ceiling) than
     /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's
     /// normal, a few times over for corners against two faces at once.
@@ -488,6 +508,17 @@ impl Creature {
             let ground_gap =
                 terrain.box_ground_gap(self.body.position, self.body.orientation, half);
             consider(ground_gap.at, BODY_CLEARANCE);
+            // And the point nearest the shapes, found over the whole box (a
+            // wall's top edge under the body between its hips).
+            let nearest = terrain.box_shapes_nearest(
+                self.body.position,
+                self.body.orientation,
+                half,
+                SPRING_CLEARANCE,
+            );
+            if let Some(nearest) = nearest {
+                consider(nearest.at, BODY_CLEARANCE);
+            }
             consider(self.body.position, centre_margin);
             for corner in body_corners(&self.body, half) {
                 consider(corner, BODY_CLEARANCE);
@@ -496,7 +527,7 @@ impl Creature {
                 consider(point, BODY_CLEARANCE);
             }
             let Some((short, at)) = worst else {
-                self.set_ground_under_body(ground_gap);
+                self.set_ground_under_body(ground_gap, nearest);
                 return;
             };
             let normal = terrain.normal_at(at);

@@ -138,8 +138,18 @@ pub(crate) struct GroundUnderBody {
     pub gap_below: f32,
     /// Where on the box the gap is least, from the body's position.
     pub offset: Vec3,
+    /// Where the box comes nearest the terrain's shapes, from the body's
+    /// position, when it comes within the height spring's clearance of
+    /// them (see [`Ground::box_shapes_nearest`]).
+    ///
+    /// [`Ground::box_shapes_nearest`]: crate::terrain::Ground::box_shapes_nearest
+    pub shapes_offset: Option<Vec3>,
     at: (Vec2, Quat),
 }
+
+/// How near the ground (metres) the body box counts as resting on it: twice
+/// the least gap the ground guard keeps.
+const RESTING_GAP: f32 = 0.01;
 
 /// What every creature of one kind shares and never changes, derived once
 /// from its spec: a thousand creatures of a kind hold one.
@@ -269,12 +279,18 @@ impl KindShared {
 
 impl Creature {
     /// Records the least gap between the body box and the ground the
-    /// ground guard found (see [`GroundUnderBody`]), for the body's pose now.
-    pub(super) fn set_ground_under_body(&mut self, gap: crate::terrain::BoxGap) {
+    /// ground guard found, and the box's point nearest the shapes (see
+    /// [`GroundUnderBody`]), for the body's pose now.
+    pub(super) fn set_ground_under_body(
+        &mut self,
+        gap: crate::terrain::BoxGap,
+        shapes: Option<crate::terrain::BoxGap>,
+    ) {
         let position = self.body.position;
         self.ground_under_body = GroundUnderBody {
             gap_below: gap.gap - position.y,
             offset: gap.at - position,
+            shapes_offset: shapes.map(|nearest| nearest.at - position),
             at: self.ground_key(),
         };
     }
@@ -284,6 +300,16 @@ impl Creature {
     pub(crate) fn ground_under_body(&self) -> Option<&GroundUnderBody> {
         let under = &self.ground_under_body;
         (under.at == self.ground_key()).then_some(under)
+    }
+
+    /// The ground the body box rests on, when the ground guard last found
+    /// it within [`RESTING_GAP`] of the box: it holds the body up as a foot
+    /// does, so the support polygons count it (a body lifted clear of a
+    /// peak's tip, its feet down the flanks, stands over the tip).
+    pub(crate) fn resting_point(&self) -> Option<Vec3> {
+        let under = &self.ground_under_body;
+        let gap = self.body.position.y + under.gap_below;
+        (gap <= RESTING_GAP).then(|| self.body.position + under.offset - Vec3::Y * gap)
     }
 
     /// The points of the body box's underside below each hip (world
@@ -348,6 +374,7 @@ impl Creature {
             ground_under_body: GroundUnderBody {
                 gap_below: f32::NAN,
                 offset: Vec3::NAN,
+                shapes_offset: None,
                 at: (Vec2::NAN, Quat::NAN),
             },
             spec,

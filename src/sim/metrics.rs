@@ -310,21 +310,32 @@ impl Metrics {
         let solid = terrain.has_shapes();
         // The point of the box nearest the noise ground, found exactly: the
         // ground guard's, when it found it for this pose, else found again.
-        let (ground_gap, ground_point) = match creature.ground_under_body() {
+        // And the point nearest the shapes, when one comes within the
+        // height spring's clearance (exact below that).
+        let (ground_gap, ground_point, shapes_point) = match creature.ground_under_body() {
             Some(under) => (
                 body.position.y + under.gap_below,
                 body.position + under.offset,
+                under.shapes_offset.map(|offset| body.position + offset),
             ),
             None => {
                 let gap = terrain.box_ground_gap(body.position, body.orientation, half);
-                (gap.gap, gap.at)
+                let nearest = terrain.box_shapes_nearest(
+                    body.position,
+                    body.orientation,
+                    half,
+                    crate::creature::SPRING_CLEARANCE,
+                );
+                (gap.gap, gap.at, nearest.map(|n| n.at))
             }
         };
         if solid {
-            // Among shapes, the distance field at that point (it may be
-            // carved away), at the corners and under the hips: a body on a
-            // wall's edge rests on it between its corners.
+            // Among shapes, the distance field at those points (the ground's
+            // may be carved away), at the corners and under the hips.
             body_clearance = min_or_nan(body_clearance, terrain.signed_distance(ground_point));
+            if let Some(point) = shapes_point {
+                body_clearance = min_or_nan(body_clearance, terrain.signed_distance(point));
+            }
             for point in crate::creature::body_corners(body, half)
                 .into_iter()
                 .chain(creature.underside_below_hips())

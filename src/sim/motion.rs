@@ -156,7 +156,8 @@ impl MotionFigures {
                 .legs
                 .iter()
                 .filter(|leg| leg.is_grounded())
-                .map(|leg| leg.chain.end()),
+                .map(|leg| leg.chain.end())
+                .chain(creature.resting_point()),
             &mut self.hull,
             &mut self.projected,
         );

@@ -21,6 +21,13 @@
 //!
 //! So the least gap over the whole box is the least over its twelve edges
 //! (walked cell by cell) and the grid vertices inside its down-facing faces.
+//!
+//! The terrain's shapes are exact distance fields (a carve or a union of
+//! them is a bound: never farther than the surface), so within `r` of a
+//! point where the shapes' solid is `d` away, nothing is nearer than
+//! `d - r`. [`Ground::box_shapes_nearest`] halves each face of the box
+//! until every part of it is either farther than the margin asked for or
+//! a centimetre across.
 
 use glam::{Quat, Vec3};
 
@@ -31,6 +38,13 @@ use super::{Ground, split};
 const MAX_EDGE_CELLS: usize = 4096;
 /// Most grid vertices looked at inside one face.
 const MAX_FACE_VERTICES: i64 = 65_536;
+/// Patches of a face this small (half-diagonal, metres) are not halved
+/// further: the nearest point among shapes is found to within it.
+const LEAF_RADIUS: f32 = 0.01;
+/// Most distances the search among shapes evaluates on one face of a box:
+/// a face lying flat inside a shape gives no patch a lower bound to prune
+/// it by.
+const MAX_FACE_PROBES: usize = 128;
 /// A face whose normal's y is above this (nearly vertical) has no interior
 /// worth checking: its footprint is a sliver, bounded by edges walked anyway.
 const DOWN_FACING: f32 = -1e-3;
@@ -210,5 +224,122 @@ impl Ground<'_> {
                 }
             }
         }
+    }
+}
+
+/// A rectangle of a box's face: its centre and half its two sides.
+#[derive(Debug, Clone, Copy)]
+struct Patch {
+    centre: Vec3,
+    u: Vec3,
+    v: Vec3,
+}
+
+impl Ground<'_> {
+    /// The point of the box (centre, orientation and half-extents, local
+    /// frame) nearest the solid the terrain's shapes make on their own
+    /// (added and carved in file order, without the ground), with its
+    /// distance (negative inside), when some part of the box is nearer
+    /// than `margin`; `None` when none is, or the terrain has no shapes.
+    /// Found to within [`LEAF_RADIUS`]; see the module's notes.
+    pub fn box_shapes_nearest(
+        &self,
+        centre: Vec3,
+        orientation: Quat,
+        half: Vec3,
+        margin: f32,
+    ) -> Option<BoxGap> {
+        if !self.has_shapes() || !centre.is_finite() {
+            return None;
+        }
+        // Away from every shape (the usual case): one distance.
+        if self.shapes_distance(centre) - half.length() >= margin {
+            return None;
+        }
+        let axes = [
+            orientation * Vec3::X * half.x,
+            orientation * Vec3::Y * half.y,
+            orientation * Vec3::Z * half.z,
+        ];
+        let mut best = BoxGap::none();
+        let mut stack = [Patch {
+            centre,
+            u: Vec3::ZERO,
+            v: Vec3::ZERO,
+        }; 64];
+        for k in 0..3 {
+            let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+            for sign in [1.0f32, -1.0] {
+                stack[0] = Patch {
+                    centre: centre + axes[k] * sign,
+                    u: axes[i],
+                    v: axes[j],
+                };
+                let (mut depth, mut probes) = (1, 0);
+                while depth > 0 && probes < MAX_FACE_PROBES {
+                    depth -= 1;
+                    let patch = stack[depth];
+                    let d = self.shapes_distance(patch.centre);
+                    probes += 1;
+                    best.consider(d, patch.centre);
+                    let radius = (patch.u.length_squared() + patch.v.length_squared()).sqrt();
+                    // Nothing in the patch is nearer than `d - radius`: done
+                    // with it when that is past the margin, or no better
+                    // than the best by more than a leaf can tell.
+                    let bound = d - radius;
+                    if bound >= margin
+                        || bound >= best.gap - LEAF_RADIUS
+                        || radius <= LEAF_RADIUS
+                        || depth + 2 > stack.len()
+                    {
+                        continue;
+                    }
+                    // Halve the longer side.
+                    let (long, other) = if patch.u.length_squared() >= patch.v.length_squared() {
+                        (patch.u * 0.5, patch.v)
+                    } else {
+                        (patch.v * 0.5, patch.u)
+                    };
+                    for centre in [patch.centre + long, patch.centre - long] {
+                        stack[depth] = Patch {
+                            centre,
+                            u: long,
+                            v: other,
+                        };
+                        depth += 1;
+                    }
+                }
+            }
+        }
+        (best.gap < margin).then_some(best)
+    }
+
+    /// The signed distance of `p` from the shapes' own solid (added and
+    /// carved in file order, without the ground): a bound, never farther
+    /// than the surface.
+    fn shapes_distance(&self, p: Vec3) -> f32 {
+        let world = p + self.offset();
+        let fold = |indices: &[u32]| {
+            let mut solid = f32::INFINITY;
+            for &i in indices {
+                let shape = &self.field.shapes[i as usize];
+                let bound = (world - shape.center).length() - self.field.index.radius(i);
+                if shape.subtract {
+                    if -bound > solid {
+                        solid = solid.max(-shape.distance(world));
+                    }
+                } else if bound < solid {
+                    solid = solid.min(shape.distance(world));
+                }
+            }
+            solid
+        };
+        let (near, edge) = self.field.index.near(world.x, world.z);
+        let found = fold(near);
+        // Shapes of other cells are farther than the cell's edge.
+        if found.abs() <= edge {
+            return found;
+        }
+        fold(self.field.index.every())
     }
 }
