@@ -377,12 +377,8 @@ impl Creature {
             return None;
         }
         let up = self.body.up();
-        let planted = self
-            .legs
-            .iter()
-            .filter(|l| l.is_grounded())
-            .map(|l| l.foot)
-            .chain(self.resting_point());
+        let planted =
+            self.support_points(self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot));
         let now = scratch.support.margin(self.body.position, up, planted)?;
         let (u, v) = support_plane(up);
         Some((

@@ -380,13 +380,13 @@ impl Creature {
         let centre = self.body.position;
         let later = centre + self.body.velocity * duration;
         let up = self.body.up();
-        let staying = self
-            .legs
-            .iter()
-            .enumerate()
-            .filter(|(i, leg)| leg.is_grounded() && !lifting.contains(i))
-            .map(|(_, leg)| leg.foot)
-            .chain(self.resting_point());
+        let staying = self.support_points(
+            self.legs
+                .iter()
+                .enumerate()
+                .filter(|(i, leg)| leg.is_grounded() && !lifting.contains(i))
+                .map(|(_, leg)| leg.foot),
+        );
         let Some(now) = scratch.support.margin(centre, up, staying) else {
             // Too few feet left to stand on: not a static step.
             return true;
@@ -486,12 +486,8 @@ impl Creature {
             // Lean toward the next step's support, as far as it needs and
             // the feet down now allow, so that step need not wait for the
             // lean (unless the body must first lean over the feet down now).
-            let staying = self
-                .legs
-                .iter()
-                .filter(|l| l.is_grounded())
-                .map(|l| l.foot)
-                .chain(self.resting_point());
+            let staying =
+                self.support_points(self.legs.iter().filter(|l| l.is_grounded()).map(|l| l.foot));
             if scratch.support.margin(centre, up, staying).is_some()
                 && margin_at(&scratch.support.hull, Vec2::ZERO) >= wanted
             {
@@ -503,13 +499,13 @@ impl Creature {
             }
         }
 
-        let staying = self
-            .legs
-            .iter()
-            .enumerate()
-            .filter(|(i, leg)| leg.is_grounded() && !scratch.next_legs.contains(i))
-            .map(|(_, leg)| leg.foot)
-            .chain(self.resting_point());
+        let staying = self.support_points(
+            self.legs
+                .iter()
+                .enumerate()
+                .filter(|(i, leg)| leg.is_grounded() && !scratch.next_legs.contains(i))
+                .map(|(_, leg)| leg.foot),
+        );
         if scratch.support.margin(centre, up, staying).is_none() {
             self.motion.sway_target = Vec3::ZERO;
             return;
@@ -541,16 +537,16 @@ impl Creature {
             return None;
         }
         let next_legs = &scratch.next_legs;
-        let standing = self
-            .legs
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !next_legs.contains(i))
-            .map(|(_, leg)| match leg.phase {
-                LegPhase::Grounded => leg.foot,
-                LegPhase::Swinging { to, .. } => to,
-            })
-            .chain(self.resting_point());
+        let standing = self.support_points(
+            self.legs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !next_legs.contains(i))
+                .map(|(_, leg)| match leg.phase {
+                    LegPhase::Grounded => leg.foot,
+                    LegPhase::Swinging { to, .. } => to,
+                }),
+        );
         scratch.support.margin(centre, up, standing)?;
         let hull = &scratch.support.hull;
         if margin_at(hull, Vec2::ZERO) >= wanted {

@@ -21,7 +21,7 @@ use super::leg::LegPhase;
 use super::spec::OrientationSource;
 use super::state::StepScratch;
 use super::{Body, Creature, feet_plane_normal};
-use crate::terrain::{Ground, RayHit};
+use crate::terrain::{BoxGap, Ground, RayHit};
 
 /// Natural frequency of the height spring, radians/s.
 const HEIGHT_FREQUENCY: f32 = 8.0;
@@ -299,9 +299,33 @@ impl Creature {
         // centipede's underside went 188 mm into ridged noise at its
         // corners and 75 mm into the rough ground at its hips).
         let ground_gap = terrain.box_ground_gap(self.body.position, self.body.orientation, half);
+        // What the feet ask for, before the ground under the body has its say.
         let height_error = error;
+        // On open ground, how far the box is short of the spring's clearance
+        // (across the ground, at its nearest point) and the ground's normal
+        // there, which the spring rises along for it.
+        let (mut clearance_error, mut clearance_way) = (f32::NEG_INFINITY, up);
         if !solid {
-            error = error.max((SPRING_CLEARANCE - ground_gap.gap) / up.y.max(0.5));
+            let mut short_of = |gap: BoxGap| {
+                let (axis, per_metre) = clearance_axis(open_ground_normal(terrain, gap.at), up);
+                // Eager by the body's tilt (as when it rose along its up):
+                // rising just enough, a centipede on 6 m ridges kept meeting
+                // the hard guard and crept at half its speed.
+                let short = (SPRING_CLEARANCE - gap.gap) / (per_metre * up.y.clamp(0.5, 1.0));
+                if short > clearance_error {
+                    (clearance_error, clearance_way) = (short, axis);
+                }
+            };
+            short_of(ground_gap);
+            // A moment ahead too, over the whole box: at a creature's top
+            // speed a crest between the corners arrived faster than the
+            // spring rose, and the hard guard lifted the body at 29 m/s².
+            for k in 1..=GUARD_HORIZONS {
+                let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
+                let ahead = self.body.position + self.body.velocity * time;
+                short_of(terrain.box_ground_gap(ahead, self.body.orientation, half));
+            }
+            error = error.max(clearance_error);
         }
         let mut shortfall = |p: Vec3| {
             if solid {
@@ -341,16 +365,16 @@ impl Creature {
                 .into_iter()
                 .for_each(&mut shortfall);
             self.underside_below_hips().for_each(&mut shortfall);
-        }
-        for k in 1..=GUARD_HORIZONS {
-            let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
-            let ahead = Body {
-                position: self.body.position + self.body.velocity * time,
-                ..self.body
-            };
-            underside_points(&ahead, half)
-                .into_iter()
-                .for_each(&mut shortfall);
+            for k in 1..=GUARD_HORIZONS {
+                let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
+                let ahead = Body {
+                    position: self.body.position + self.body.velocity * time,
+                    ..self.body
+                };
+                underside_points(&ahead, half)
+                    .into_iter()
+                    .for_each(&mut shortfall);
+            }
         }
         let motion = &mut self.motion;
         let rate = spring_rate(
@@ -365,13 +389,14 @@ impl Creature {
         let max_rate = self.spec.body.max_height_rate;
         motion.lift_rate = rate.clamp(-max_rate, max_rate);
         motion.height_error = Some(error);
-        // On open ground, rising for the ground under the body is rising
-        // straight up, as the hard guard does: along a body tilted up a
-        // slope it also pushed the body back down the slope it climbs (an
-        // octopod lifted clear of a peak's tip rocked back and forth on it).
+        // On open ground, rising for the ground under the body is rising off
+        // it as the hard guard does (see `clearance_axis`): along a body
+        // tilted up a slope it also pushed the body back down the slope it
+        // climbs (an octopod lifted clear of a peak's tip rocked back and
+        // forth on it).
         let axis = if !solid {
-            let share = ((error - height_error) / SPRING_CLEARANCE).clamp(0.0, 1.0);
-            up.lerp(Vec3::Y, share).normalize_or(up)
+            let share = ((clearance_error - height_error) / SPRING_CLEARANCE).clamp(0.0, 1.0);
+            up.lerp(clearance_way, share).normalize_or(up)
         } else {
             up
         };
@@ -461,25 +486,49 @@ impl Creature {
     /// A hard guard under the springs: no point of the body box goes below
     /// the ground (a bump taller than the ride height, met at speed; a flank
     /// steeper than the body's tilt; a crest between its hips), nor its
-    /// centre within half its height of it. Lifts the body straight up by
-    /// the deepest shortfall.
+    /// centre within half its height of it. The box is moved off the ground
+    /// at its nearest point (see [`clearance_axis`]), then straight up for
+    /// what is left, then the centre lifted straight up if it needs to be.
     pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
         if terrain.has_shapes() {
             self.keep_body_clear(terrain);
             return;
         }
         let half = self.spec.body.size * 0.5;
-        let centre = self.body.position;
-        let centre_margin = half.y.min(self.spec.body.height) * 0.5;
-        let mut lift = (terrain.height(centre.x, centre.z) + centre_margin - centre.y).max(0.0);
+        let orientation = self.body.orientation;
         // The whole box, exactly: every corner (a body tilted less than the
         // slope beside it meets it with a top corner), and every point
         // between (a long body rests on a crest between its hips).
-        let gap = terrain.box_ground_gap(centre, self.body.orientation, half);
-        lift = lift.max(BODY_CLEARANCE - gap.gap);
-        self.set_ground_under_body(gap, None);
+        let mut gap = terrain.box_ground_gap(self.body.position, orientation, half);
+        let mut moved = false;
+        for attempt in 0..3 {
+            let short = BODY_CLEARANCE - gap.gap;
+            if !(short > 0.0) {
+                break;
+            }
+            // Off the ground at its nearest point (a move across it may
+            // bring the box to another flank: tried twice), then straight
+            // up, which raises every point alike and so always clears it.
+            let (axis, per_metre) = if attempt < 2 {
+                clearance_axis(open_ground_normal(terrain, gap.at), self.body.up())
+            } else {
+                (Vec3::Y, 1.0)
+            };
+            self.body.position += axis * (short / per_metre);
+            gap = terrain.box_ground_gap(self.body.position, orientation, half);
+            moved = true;
+        }
+        let centre = self.body.position;
+        let centre_margin = half.y.min(self.spec.body.height) * 0.5;
+        let lift = terrain.height(centre.x, centre.z) + centre_margin - centre.y;
         if lift > 0.0 {
             self.body.position.y += lift;
+            gap.gap += lift;
+            gap.at.y += lift;
+            moved = true;
+        }
+        self.set_ground_under_body(gap, None);
+        if moved {
             // The spring must not pull it back down at once.
             self.motion.lift_rate = self.motion.lift_rate.max(0.0);
         }
@@ -538,6 +587,30 @@ impl Creature {
             }
         }
     }
+}
+
+/// The way a body whose up is `up` moves off open ground whose unit normal
+/// is `normal` where it is nearest, and how much a metre that way raises
+/// the body over the ground there: straight up for a body standing up
+/// (straight up raises every point of it alike), along the normal for one
+/// on its side, tilted past 60–80° (rising straight up from a flank at its
+/// side, a climber climbed it a guard's lift at a time, its legs hanging),
+/// between the two in between. (Along the normal for upright bodies too,
+/// the rough ground's cell-to-cell normals shoved them sideways at 30 m/s²,
+/// and a centipede on 6 m ridges crept at half its speed.)
+fn clearance_axis(normal: Vec3, up: Vec3) -> (Vec3, f32) {
+    let on_side = ((0.5 - up.y) / 0.3).clamp(0.0, 1.0);
+    let axis = Vec3::Y.lerp(normal, on_side).normalize_or(Vec3::Y);
+    // On the ground's plane a move `v` raises the body over it by
+    // v·normal / normal.y.
+    (axis, axis.dot(normal) / normal.y.max(1e-3))
+}
+
+/// The open ground's unit normal under `p`, from the slope of the one grid
+/// cell there (the cell the exact box gap measured against).
+fn open_ground_normal(terrain: &Ground<'_>, p: Vec3) -> Vec3 {
+    let (_, slope) = terrain.height_and_slope(p.x, p.z);
+    Vec3::new(-slope.x, 1.0, -slope.y).normalize_or(Vec3::Y)
 }
 
 /// The eight corners of a body box of half-extents `half`, world frame.

@@ -302,14 +302,37 @@ impl Creature {
         (under.at == self.ground_key()).then_some(under)
     }
 
-    /// The ground the body box rests on, when the ground guard last found
-    /// it within [`RESTING_GAP`] of the box: it holds the body up as a foot
-    /// does, so the support polygons count it (a body lifted clear of a
-    /// peak's tip, its feet down the flanks, stands over the tip).
+    /// The open ground the body box rests on, when the ground guard last
+    /// found it within [`RESTING_GAP`] of the box: it holds the body up as a
+    /// foot does, so the support polygons count it (a body lifted clear of a
+    /// peak's tip, its feet down the flanks, stands over the tip). Among
+    /// shapes the body may rest on a wall or a roof the guard does not
+    /// record, so none is counted there.
     pub(crate) fn resting_point(&self) -> Option<Vec3> {
+        if self.among_walls {
+            return None;
+        }
         let under = &self.ground_under_body;
         let gap = self.body.position.y + under.gap_below;
         (gap <= RESTING_GAP).then(|| self.body.position + under.offset - Vec3::Y * gap)
+    }
+
+    /// `feet`, with the ground the body rests on (see
+    /// [`resting_point`](Self::resting_point)) when the feet alone already
+    /// make a support polygon: resting adds support, and never makes a
+    /// polygon, and with it a balance to keep, where the feet alone have
+    /// none (a centipede astride a peak, two feet down and ten hanging,
+    /// stood four seconds longer waiting on one).
+    pub(crate) fn support_points<I>(&self, feet: I) -> impl Iterator<Item = Vec3> + use<I>
+    where
+        I: Iterator<Item = Vec3> + Clone,
+    {
+        let resting = if feet.clone().count() >= 3 {
+            self.resting_point()
+        } else {
+            None
+        };
+        feet.chain(resting)
     }
 
     /// The points of the body box's underside below each hip (world

@@ -152,12 +152,13 @@ impl MotionFigures {
         let margin = support_margin(
             body.position,
             body.up(),
-            creature
-                .legs
-                .iter()
-                .filter(|leg| leg.is_grounded())
-                .map(|leg| leg.chain.end())
-                .chain(creature.resting_point()),
+            creature.support_points(
+                creature
+                    .legs
+                    .iter()
+                    .filter(|leg| leg.is_grounded())
+                    .map(|leg| leg.chain.end()),
+            ),
             &mut self.hull,
             &mut self.projected,
         );
