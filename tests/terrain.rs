@@ -309,14 +309,14 @@ fn a_box_over_flat_ground_is_as_high_as_its_lowest_corner() {
         })
         .map(|s| (centre + q * (s * half)).y)
         .fold(f32::INFINITY, f32::min);
-    let gap = ground.box_ground_gap(centre, q, half);
+    let gap = ground.box_ground_gap(centre, q, half, f32::INFINITY);
     assert!(
         (gap.gap - (lowest - 1.5)).abs() < 1e-5,
         "{gap:?} against {}",
         lowest - 1.5
     );
     // Sunk half a metre, it reports the ground half a metre in.
-    let sunk = ground.box_ground_gap(centre - Vec3::Y * (lowest - 1.0), q, half);
+    let sunk = ground.box_ground_gap(centre - Vec3::Y * (lowest - 1.0), q, half, f32::INFINITY);
     assert!((sunk.gap + 0.5).abs() < 1e-5, "{sunk:?}");
 }
 
@@ -327,8 +327,46 @@ fn a_box_with_a_nan_coordinate_has_a_nan_gap() {
         Vec3::new(f32::NAN, 1.0, 0.0),
         glam::Quat::IDENTITY,
         Vec3::splat(0.2),
+        0.04,
     );
     assert!(gap.gap.is_nan());
+}
+
+#[test]
+fn a_box_well_above_the_ground_gets_a_bound_at_least_the_margin_and_at_most_the_gap() {
+    let q = glam::Quat::from_rotation_z(0.2);
+    let half = Vec3::new(0.5, 0.1, 0.3);
+    // Over level ground the bound is the gap itself.
+    let level = flat(1.5);
+    let exact = level
+        .world()
+        .box_ground_gap(Vec3::new(1.0, 3.0, 2.0), q, half, f32::INFINITY);
+    let bound = level
+        .world()
+        .box_ground_gap(Vec3::new(1.0, 3.0, 2.0), q, half, 0.04);
+    assert!(
+        (bound.gap - exact.gap).abs() < 1e-5,
+        "{bound:?} against {exact:?}"
+    );
+    // Over the rough ground a bound, between the margin and the gap.
+    let t = rough();
+    let ground = t.world();
+    for k in 0..50 {
+        let (x, z) = (k as f32 * 0.9 - 20.0, k as f32 * 0.4 - 10.0);
+        let centre = Vec3::new(x, t.height(x, z) + 2.0 + k as f32 * 0.05, z);
+        let exact = ground.box_ground_gap(centre, q, half, f32::INFINITY);
+        let bound = ground.box_ground_gap(centre, q, half, 0.04);
+        assert!(
+            bound.gap >= 0.04 || bound == exact,
+            "{bound:?} against {exact:?}"
+        );
+        assert!(bound.gap <= exact.gap + 1e-5, "{bound:?} above {exact:?}");
+    }
+    // Near the ground, below the margin, it is the exact gap.
+    let centre = Vec3::new(3.0, t.height(3.0, 4.0) + 0.1, 4.0);
+    let exact = ground.box_ground_gap(centre, q, half, f32::INFINITY);
+    assert!(exact.gap < 0.04, "{exact:?}");
+    assert_eq!(ground.box_ground_gap(centre, q, half, 0.04), exact);
 }
 
 #[test]
@@ -351,7 +389,7 @@ fn a_long_box_on_a_crest_meets_it_between_its_corners() {
             .map(|p| ground.height(x + p.x, z + p.z) - p.y)
             .fold(f32::NEG_INFINITY, f32::max);
         let centre = Vec3::new(x, top, z);
-        let gap = ground.box_ground_gap(centre, q, half);
+        let gap = ground.box_ground_gap(centre, q, half, f32::INFINITY);
         missed = missed.min(gap.gap);
         assert!(
             gap.gap <= 1e-5,
@@ -391,7 +429,7 @@ fn a_peak_under_the_middle_of_a_level_box_is_found() {
         })
         .expect("the rough ground has a sharp peak");
     let centre = peak + Vec3::Y * (half.y - 0.01);
-    let gap = ground.box_ground_gap(centre, glam::Quat::IDENTITY, half);
+    let gap = ground.box_ground_gap(centre, glam::Quat::IDENTITY, half, f32::INFINITY);
     assert!((gap.gap + 0.01).abs() < 1e-4, "{gap:?}");
     assert!(
         gap.at.distance(peak - Vec3::Y * 0.01) < 1e-4,
@@ -422,7 +460,7 @@ proptest! {
         let q = glam::Quat::from_rotation_y(yaw) * glam::Quat::from_rotation_z(pitch) * glam::Quat::from_rotation_x(roll);
         let half = Vec3::new(hx, hy, hz);
         let centre = Vec3::new(x, t.height(x, z) + lift, z);
-        let gap = ground.box_ground_gap(centre, q, half);
+        let gap = ground.box_ground_gap(centre, q, half, f32::INFINITY);
         let local = q.inverse() * (gap.at - centre);
         prop_assert!(local.abs().cmple(half * 1.001 + Vec3::splat(1e-4)).all(), "{gap:?} is off the box: {local}");
         let own = gap.at.y - ground.height(gap.at.x, gap.at.z);

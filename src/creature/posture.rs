@@ -51,6 +51,11 @@ const BOB_SHARE: f32 = 0.015;
 pub(crate) const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 const BODY_CLEARANCE: f32 = 0.005;
+/// How near the shapes (metres) the hard guard searches the whole body box
+/// for the point nearest them: twice its clearance. (Searching to the
+/// spring's clearance, a body held 4–10 cm off a wall by its feet halved its
+/// faces a hundred times a step, a fifth of a climb's cost.)
+pub(crate) const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
 /// The height spring rises for a surface only when its normal leans toward
 /// the body's up by more than this cosine (about 75°).
 const FACING_UP: f32 = 0.25;
@@ -298,7 +303,23 @@ impl Creature {
         // rests on a crest between its corners and its hips (the
         // centipede's underside went 188 mm into ridged noise at its
         // corners and 75 mm into the rough ground at its hips).
-        let ground_gap = terrain.box_ground_gap(self.body.position, self.body.orientation, half);
+        let orientation = self.body.orientation;
+        let ground_gap = if solid {
+            terrain.box_ground_gap(self.body.position, orientation, half, SPRING_CLEARANCE)
+        } else {
+            // Now and a moment ahead in one look: the box swept along its
+            // velocity over the lookahead (at a creature's top speed a crest
+            // between the corners came faster than the spring rose, and the
+            // hard guard lifted the body at 29 m/s²).
+            let sweep = self.body.velocity * (0.5 * GUARD_LOOKAHEAD);
+            let along = (orientation.inverse() * sweep).abs();
+            terrain.box_ground_gap(
+                self.body.position + sweep,
+                orientation,
+                half + along,
+                SPRING_CLEARANCE,
+            )
+        };
         // What the feet ask for, before the ground under the body has its say.
         let height_error = error;
         // On open ground, how far the box is short of the spring's clearance
@@ -317,14 +338,6 @@ impl Creature {
                 }
             };
             short_of(ground_gap);
-            // A moment ahead too, over the whole box: at a creature's top
-            // speed a crest between the corners arrived faster than the
-            // spring rose, and the hard guard lifted the body at 29 m/s².
-            for k in 1..=GUARD_HORIZONS {
-                let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
-                let ahead = self.body.position + self.body.velocity * time;
-                short_of(terrain.box_ground_gap(ahead, self.body.orientation, half));
-            }
             error = error.max(clearance_error);
         }
         let mut shortfall = |p: Vec3| {
@@ -352,15 +365,6 @@ impl Creature {
             // body rests on the edge between its corners (the octopod's
             // underside went 54 mm into it).
             shortfall(ground_gap.at);
-            let nearest = terrain.box_shapes_nearest(
-                self.body.position,
-                self.body.orientation,
-                half,
-                SPRING_CLEARANCE,
-            );
-            if let Some(nearest) = nearest {
-                shortfall(nearest.at);
-            }
             underside_points(&self.body, half)
                 .into_iter()
                 .for_each(&mut shortfall);
@@ -499,7 +503,8 @@ impl Creature {
         // The whole box, exactly: every corner (a body tilted less than the
         // slope beside it meets it with a top corner), and every point
         // between (a long body rests on a crest between its hips).
-        let mut gap = terrain.box_ground_gap(self.body.position, orientation, half);
+        let mut gap =
+            terrain.box_ground_gap(self.body.position, orientation, half, SPRING_CLEARANCE);
         let mut moved = false;
         for attempt in 0..3 {
             let short = BODY_CLEARANCE - gap.gap;
@@ -515,7 +520,7 @@ impl Creature {
                 (Vec3::Y, 1.0)
             };
             self.body.position += axis * (short / per_metre);
-            gap = terrain.box_ground_gap(self.body.position, orientation, half);
+            gap = terrain.box_ground_gap(self.body.position, orientation, half, SPRING_CLEARANCE);
             moved = true;
         }
         let centre = self.body.position;
@@ -554,8 +559,12 @@ impl Creature {
             // The point of the box nearest the noise ground, found exactly
             // (a crest between the corners), seen in the whole world (it may
             // be carved away, or inside a shape).
-            let ground_gap =
-                terrain.box_ground_gap(self.body.position, self.body.orientation, half);
+            let ground_gap = terrain.box_ground_gap(
+                self.body.position,
+                self.body.orientation,
+                half,
+                SPRING_CLEARANCE,
+            );
             consider(ground_gap.at, BODY_CLEARANCE);
             // And the point nearest the shapes, found over the whole box (a
             // wall's top edge under the body between its hips).
@@ -563,7 +572,7 @@ impl Creature {
                 self.body.position,
                 self.body.orientation,
                 half,
-                SPRING_CLEARANCE,
+                SHAPES_SEARCH_MARGIN,
             );
             if let Some(nearest) = nearest {
                 consider(nearest.at, BODY_CLEARANCE);

@@ -139,8 +139,8 @@ pub(crate) struct GroundUnderBody {
     /// Where on the box the gap is least, from the body's position.
     pub offset: Vec3,
     /// Where the box comes nearest the terrain's shapes, from the body's
-    /// position, when it comes within the height spring's clearance of
-    /// them (see [`Ground::box_shapes_nearest`]).
+    /// position, when it comes within twice the guard's clearance of them
+    /// (see [`Ground::box_shapes_nearest`]).
     ///
     /// [`Ground::box_shapes_nearest`]: crate::terrain::Ground::box_shapes_nearest
     pub shapes_offset: Option<Vec3>,

@@ -310,8 +310,8 @@ impl Metrics {
         let solid = terrain.has_shapes();
         // The point of the box nearest the noise ground, found exactly: the
         // ground guard's, when it found it for this pose, else found again.
-        // And the point nearest the shapes, when one comes within the
-        // height spring's clearance (exact below that).
+        // And the point nearest the shapes, when one comes within twice the
+        // guard's clearance (exact below that).
         let (ground_gap, ground_point, shapes_point) = match creature.ground_under_body() {
             Some(under) => (
                 body.position.y + under.gap_below,
@@ -319,12 +319,17 @@ impl Metrics {
                 under.shapes_offset.map(|offset| body.position + offset),
             ),
             None => {
-                let gap = terrain.box_ground_gap(body.position, body.orientation, half);
-                let nearest = terrain.box_shapes_nearest(
+                let gap = terrain.box_ground_gap(
                     body.position,
                     body.orientation,
                     half,
                     crate::creature::SPRING_CLEARANCE,
+                );
+                let nearest = terrain.box_shapes_nearest(
+                    body.position,
+                    body.orientation,
+                    half,
+                    crate::creature::SHAPES_SEARCH_MARGIN,
                 );
                 (gap.gap, gap.at, nearest.map(|n| n.at))
             }

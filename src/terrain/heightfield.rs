@@ -76,6 +76,8 @@ type Sampler = Arc<dyn Fn(f64, f64) -> f64 + Send + Sync>;
 struct Chunk {
     key: (i64, i64),
     heights: Box<[f32]>,
+    /// The highest of `heights`: no ground in the chunk rises above it.
+    top: f32,
     /// The preparation round that last asked for it.
     round: u64,
 }
@@ -380,9 +382,27 @@ impl Heightfield {
         }
         Chunk {
             key: (cx, cz),
+            top: heights.iter().copied().fold(f32::NEG_INFINITY, f32::max),
             heights: heights.into_boxed_slice(),
             round: self.round,
         }
+    }
+
+    /// The highest ground over global cells `lo` to `hi` (inclusive), from
+    /// the cached chunks holding them; `None` when one is not cached.
+    fn top_over(&self, lo: (i64, i64), hi: (i64, i64)) -> Option<f32> {
+        let shift = self.chunk_shift;
+        let mut top = f32::NEG_INFINITY;
+        for cz in (lo.1 >> shift)..=(hi.1 >> shift) {
+            for cx in (lo.0 >> shift)..=(hi.0 >> shift) {
+                let chunk = self.slots[self.slot(cx, cz)].as_ref()?;
+                if chunk.key != (cx, cz) {
+                    return None;
+                }
+                top = top.max(chunk.top);
+            }
+        }
+        Some(top)
     }
 
     /// Heights at the four corners of global cell (i, j): (i, j), (i+1, j),

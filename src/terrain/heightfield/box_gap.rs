@@ -21,6 +21,8 @@
 //!
 //! So the least gap over the whole box is the least over its twelve edges
 //! (walked cell by cell) and the grid vertices inside its down-facing faces.
+//! An edge between two faces that face up lies over the rest of the box
+//! and is skipped.
 //!
 //! The terrain's shapes are exact distance fields (a carve or a union of
 //! them is a bound: never farther than the surface), so within `r` of a
@@ -78,9 +80,18 @@ impl BoxGap {
 impl Ground<'_> {
     /// The least vertical gap between the box (centre, orientation and
     /// half-extents, local frame) and the noise ground alone (a terrain's
-    /// shapes are not part of it), exact for the bilinear ground: see the
-    /// module's notes.
-    pub fn box_ground_gap(&self, centre: Vec3, orientation: Quat, half: Vec3) -> BoxGap {
+    /// shapes are not part of it), exact for the bilinear ground (see the
+    /// module's notes) whenever it is below `margin`. A box standing higher
+    /// than `margin` over the highest ground of the chunks under it gets
+    /// that height instead, with its lowest corner: at least `margin`, and
+    /// no more than the gap (the gap itself over level ground).
+    pub fn box_ground_gap(
+        &self,
+        centre: Vec3,
+        orientation: Quat,
+        half: Vec3,
+        margin: f32,
+    ) -> BoxGap {
         let axes = [
             orientation * Vec3::X * half.x,
             orientation * Vec3::Y * half.y,
@@ -92,11 +103,40 @@ impl Ground<'_> {
                 at: centre,
             };
         }
+        // A box well clear of every height of the chunks under it (a
+        // climber on a wall, any body over level ground) needs no walk.
+        let extent = axes[0].abs() + axes[1].abs() + axes[2].abs();
+        let f = self.field;
+        let cell = |v: f32, origin: i64| split(v, f.inv_spacing, origin).0;
+        let (lo, hi) = (centre - extent, centre + extent);
+        let cells = (
+            (cell(lo.x, self.origin.x), cell(lo.z, self.origin.z)),
+            (cell(hi.x, self.origin.x) + 1, cell(hi.z, self.origin.z) + 1),
+        );
+        if let Some(top) = f.top_over(cells.0, cells.1)
+            && lo.y - top >= margin
+        {
+            let lowest = centre
+                - axes[0] * axes[0].y.signum()
+                - axes[1] * axes[1].y.signum()
+                - axes[2] * axes[2].y.signum();
+            return BoxGap {
+                gap: lowest.y - top,
+                at: lowest,
+            };
+        }
         let mut best = BoxGap::none();
-        // The twelve edges: for each axis, the four edges along it.
+        // Whether the face on side `sign` of axis `k` faces up: every point
+        // of it has more of the box below it.
+        let faces_up = |k: usize, sign: f32| sign * axes[k].y > -DOWN_FACING * half[k];
+        // The twelve edges: for each axis, the four edges along it, but
+        // those between two faces that face up, which lie over the box.
         for k in 0..3 {
             let (i, j) = ((k + 1) % 3, (k + 2) % 3);
             for (si, sj) in [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+                if faces_up(i, si) && faces_up(j, sj) {
+                    continue;
+                }
                 let mid = centre + axes[i] * si + axes[j] * sj;
                 self.edge_gap(mid - axes[k], mid + axes[k], &mut best);
             }
