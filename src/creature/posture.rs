@@ -304,24 +304,23 @@ impl Creature {
         // centipede's underside went 188 mm into ridged noise at its
         // corners and 75 mm into the rough ground at its hips).
         let orientation = self.body.orientation;
-        let ground_gap = if solid {
-            terrain.box_ground_gap(self.body.position, orientation, half, SPRING_CLEARANCE)
-        } else {
-            // Now and a moment ahead in one look: the box swept along its
-            // velocity over the lookahead (at a creature's top speed a crest
-            // between the corners came faster than the spring rose, and the
-            // hard guard lifted the body at 29 m/s²).
-            let sweep = self.body.velocity * (0.5 * GUARD_LOOKAHEAD);
-            let along = (orientation.inverse() * sweep).abs();
-            terrain.box_ground_gap(
-                self.body.position + sweep,
-                orientation,
-                half + along,
-                SPRING_CLEARANCE,
-            )
-        };
         // What the feet ask for, before the ground under the body has its say.
         let height_error = error;
+        // How high over the ground the gap must be known exactly: below
+        // where the ground's shortfall could outweigh what the feet ask for
+        // (it also steers which way the spring rises, below). A body on its
+        // side rises along the ground's normal, which bounds nothing: exact.
+        let margin = if solid {
+            SPRING_CLEARANCE
+        } else if up.y >= 0.5 {
+            // Standing up it rises straight up, and a gap `g` asks for
+            // (SPRING_CLEARANCE - g) / up.y: no more than the feet do above
+            // this.
+            SPRING_CLEARANCE - height_error * up.y.min(1.0)
+        } else {
+            f32::INFINITY
+        };
+        let ground_gap = terrain.box_ground_gap(self.body.position, orientation, half, margin);
         // On open ground, how far the box is short of the spring's clearance
         // (across the ground, at its nearest point) and the ground's normal
         // there, which the spring rises along for it.
@@ -338,6 +337,13 @@ impl Creature {
                 }
             };
             short_of(ground_gap);
+            // A moment ahead too, over the whole box: at a creature's top
+            // speed a crest between the corners came faster than the
+            // spring rose, and the hard guard lifted the body at 29 m/s².
+            // (The box swept over the lookahead in one look, cheaper, rose
+            // earlier, and octopods on ridged peaks set knees in flanks.)
+            let ahead = self.body.position + self.body.velocity * GUARD_LOOKAHEAD;
+            short_of(terrain.box_ground_gap(ahead, orientation, half, margin));
             error = error.max(clearance_error);
         }
         let mut shortfall = |p: Vec3| {
@@ -508,7 +514,8 @@ impl Creature {
         let mut moved = false;
         for attempt in 0..3 {
             let short = BODY_CLEARANCE - gap.gap;
-            if !(short > 0.0) {
+            // Clear, or a NaN gap (a NaN body, which nothing here mends).
+            if short <= 0.0 || short.is_nan() {
                 break;
             }
             // Off the ground at its nearest point (a move across it may

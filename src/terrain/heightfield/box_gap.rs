@@ -6,9 +6,10 @@
 //! long body straddling a ridge, a sharp peak under the middle of a flank.
 //! Here the whole box is checked, with no sampling:
 //!
-//! - Over each grid cell the ground is a bilinear patch `h = a + b u + c v
-//!   + e u v`, whose Hessian `[[0, e], [e, 0]]` is indefinite: a plane
-//!   minus the patch has no minimum inside a cell, only on its boundary.
+//! - Over each grid cell the ground is a bilinear patch,
+//!   `h = a + b u + c v + e u v`, whose Hessian `[[0, e], [e, 0]]` is
+//!   indefinite: a plane minus the patch has no minimum inside a cell,
+//!   only on its boundary.
 //! - Over the box's footprint, the box's lowest points lie on its faces
 //!   that face down, each a plane over its own parallelogram. The gap
 //!   between such a face and the ground is therefore least on the edges of
@@ -82,9 +83,10 @@ impl Ground<'_> {
     /// half-extents, local frame) and the noise ground alone (a terrain's
     /// shapes are not part of it), exact for the bilinear ground (see the
     /// module's notes) whenever it is below `margin`. A box standing higher
-    /// than `margin` over the highest ground of the chunks under it gets
-    /// that height instead, with its lowest corner: at least `margin`, and
-    /// no more than the gap (the gap itself over level ground).
+    /// than `margin` over the highest ground of the chunks under it, or of
+    /// the grid points of the cells under it, gets that height instead,
+    /// with its lowest corner: at least `margin`, and no more than the gap
+    /// (the gap itself over level ground).
     pub fn box_ground_gap(
         &self,
         centre: Vec3,
@@ -113,9 +115,23 @@ impl Ground<'_> {
             (cell(lo.x, self.origin.x), cell(lo.z, self.origin.z)),
             (cell(hi.x, self.origin.x) + 1, cell(hi.z, self.origin.z) + 1),
         );
-        if let Some(top) = f.top_over(cells.0, cells.1)
-            && lo.y - top >= margin
-        {
+        // The highest ground under the box's footprint: the chunks' tops,
+        // then, when those do not clear it, the grid points of the cells
+        // under it (no bilinear patch rises above its corners).
+        let clears = |top: &f32| lo.y - top >= margin;
+        let top = f.top_over(cells.0, cells.1).filter(clears).or_else(|| {
+            let ((i_lo, j_lo), (i_hi, j_hi)) = cells;
+            let count = (i_hi - i_lo + 1).saturating_mul(j_hi - j_lo + 1);
+            (margin.is_finite() && count <= MAX_FACE_VERTICES)
+                .then(|| {
+                    (j_lo..=j_hi)
+                        .flat_map(|j| (i_lo..=i_hi).map(move |i| (i, j)))
+                        .map(|(i, j)| f.cell_corners(i, j)[0])
+                        .fold(f32::NEG_INFINITY, f32::max)
+                })
+                .filter(clears)
+        });
+        if let Some(top) = top {
             let lowest = centre
                 - axes[0] * axes[0].y.signum()
                 - axes[1] * axes[1].y.signum()
