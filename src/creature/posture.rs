@@ -342,8 +342,11 @@ impl Creature {
             // spring rose, and the hard guard lifted the body at 29 m/s².
             // (The box swept over the lookahead in one look, cheaper, rose
             // earlier, and octopods on ridged peaks set knees in flanks.)
-            let ahead = self.body.position + self.body.velocity * GUARD_LOOKAHEAD;
-            short_of(terrain.box_ground_gap(ahead, orientation, half, margin));
+            for k in 1..=GUARD_HORIZONS {
+                let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
+                let ahead = self.body.position + self.body.velocity * time;
+                short_of(terrain.box_ground_gap(ahead, orientation, half, margin));
+            }
             error = error.max(clearance_error);
         }
         let mut shortfall = |p: Vec3| {
