@@ -1060,7 +1060,7 @@ fn ground_stays_out_of_the_body(
             let half = creature.spec().body.size * 0.5;
             let body = &creature.body;
             let gap = ground.box_ground_gap(body.position, body.orientation, half, f32::INFINITY);
-            if !(gap.gap >= 0.0) {
+            if gap.gap < 0.0 || gap.gap.is_nan() {
                 failures.push(format!(
                     "{} step {step}: ground {:.4} m into the body at {}",
                     c.name, -gap.gap, gap.at
