@@ -204,8 +204,8 @@ impl Creature {
 
     /// How much of the way to `next` keeps every planted foot within
     /// [`STOP_STRETCH`], or one already past [`BRAKE_STRETCH`] within
-    /// [`LOSS_STRETCH`] (1
-    /// when all of it does), taking stretch as linear along the way.
+    /// [`LOSS_STRETCH`] (1 when all of it does), taking stretch as linear
+    /// along the way.
     fn stop_room(&self, next: &Body) -> f32 {
         let mut scale = 1.0f32;
         self.for_each_stretch(next, |now, after| {

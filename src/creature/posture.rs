@@ -21,7 +21,7 @@ use super::leg::LegPhase;
 use super::spec::OrientationSource;
 use super::state::StepScratch;
 use super::{Body, Creature, feet_plane_normal};
-use crate::terrain::{BoxGap, Ground, RayHit};
+use crate::terrain::{BoxGap, Ground, RayHit, slope_normal};
 
 /// Natural frequency of the height spring, radians/s.
 const HEIGHT_FREQUENCY: f32 = 8.0;
@@ -48,14 +48,14 @@ const SWAY_SHARE: f32 = 0.25;
 const BOB_SHARE: f32 = 0.015;
 /// Gap the height spring aims to keep under the body's corners (metres):
 /// well above [`BODY_CLEARANCE`], so the hard guard rarely has to act.
-pub(crate) const SPRING_CLEARANCE: f32 = 0.04;
+const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 const BODY_CLEARANCE: f32 = 0.005;
 /// How near the shapes (metres) the hard guard searches the whole body box
 /// for the point nearest them: twice its clearance. (Searching to the
 /// spring's clearance, a body held 4–10 cm off a wall by its feet halved its
 /// faces a hundred times a step, a fifth of a climb's cost.)
-pub(crate) const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
+const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
 /// The height spring rises for a surface only when its normal leans toward
 /// the body's up by more than this cosine (about 75°).
 const FACING_UP: f32 = 0.25;
@@ -299,10 +299,6 @@ impl Creature {
         // rises over a bump before the hard guard below has to.
         let half = self.spec.body.size * 0.5;
         let solid = terrain.has_shapes();
-        // The whole box against the noise ground, exactly: a long body
-        // rests on a crest between its corners and its hips (the
-        // centipede's underside went 188 mm into ridged noise at its
-        // corners and 75 mm into the rough ground at its hips).
         let orientation = self.body.orientation;
         // What the feet ask for, before the ground under the body has its say.
         let height_error = error;
@@ -320,6 +316,10 @@ impl Creature {
         } else {
             f32::INFINITY
         };
+        // The whole box against the noise ground, exactly: a long body
+        // rests on a crest between its corners and its hips (the
+        // centipede's underside went 188 mm into ridged noise at its
+        // corners and 75 mm into the rough ground at its hips).
         let ground_gap = terrain.box_ground_gap(self.body.position, orientation, half, margin);
         // On open ground, how far the box is short of the spring's clearance
         // (across the ground, at its nearest point) and the ground's normal
@@ -327,7 +327,7 @@ impl Creature {
         let (mut clearance_error, mut clearance_way) = (f32::NEG_INFINITY, up);
         if !solid {
             let mut short_of = |gap: BoxGap| {
-                let (axis, per_metre) = clearance_axis(open_ground_normal(terrain, gap.at), up);
+                let (axis, per_metre) = clearance_axis(terrain, gap.at, up);
                 // Eager by the body's tilt (as when it rose along its up):
                 // rising just enough, a centipede on 6 m ridges kept meeting
                 // the hard guard and crept at half its speed.
@@ -525,7 +525,7 @@ impl Creature {
             // bring the box to another flank: tried twice), then straight
             // up, which raises every point alike and so always clears it.
             let (axis, per_metre) = if attempt < 2 {
-                clearance_axis(open_ground_normal(terrain, gap.at), self.body.up())
+                clearance_axis(terrain, gap.at, self.body.up())
             } else {
                 (Vec3::Y, 1.0)
             };
@@ -566,24 +566,12 @@ impl Creature {
                     worst = Some((short, p));
                 }
             };
-            // The point of the box nearest the noise ground, found exactly
-            // (a crest between the corners), seen in the whole world (it may
-            // be carved away, or inside a shape).
-            let ground_gap = terrain.box_ground_gap(
-                self.body.position,
-                self.body.orientation,
-                half,
-                SPRING_CLEARANCE,
-            );
+            // The points of the box nearest the noise ground (a crest
+            // between the corners) and nearest the shapes (a wall's top edge
+            // under the body between its hips), seen in the whole world (the
+            // ground's may be carved away, or inside a shape).
+            let (ground_gap, nearest) = self.body_box_gaps(terrain);
             consider(ground_gap.at, BODY_CLEARANCE);
-            // And the point nearest the shapes, found over the whole box (a
-            // wall's top edge under the body between its hips).
-            let nearest = terrain.box_shapes_nearest(
-                self.body.position,
-                self.body.orientation,
-                half,
-                SHAPES_SEARCH_MARGIN,
-            );
             if let Some(nearest) = nearest {
                 consider(nearest.at, BODY_CLEARANCE);
             }
@@ -608,28 +596,41 @@ impl Creature {
     }
 }
 
-/// The way a body whose up is `up` moves off open ground whose unit normal
-/// is `normal` where it is nearest, and how much a metre that way raises
-/// the body over the ground there: straight up for a body standing up
-/// (straight up raises every point of it alike), along the normal for one
-/// on its side, tilted past 60–80° (rising straight up from a flank at its
-/// side, a climber climbed it a guard's lift at a time, its legs hanging),
-/// between the two in between. (Along the normal for upright bodies too,
-/// the rough ground's cell-to-cell normals shoved them sideways at 30 m/s²,
-/// and a centipede on 6 m ridges crept at half its speed.)
-fn clearance_axis(normal: Vec3, up: Vec3) -> (Vec3, f32) {
+impl Creature {
+    /// The body box's point nearest the noise ground (exact below the
+    /// height spring's clearance, see [`Ground::box_ground_gap`]) and,
+    /// among shapes, its point nearest them when within twice the hard
+    /// guard's clearance ([`Ground::box_shapes_nearest`]): what the guard
+    /// keeps clear and the metrics measure.
+    pub(crate) fn body_box_gaps(&self, terrain: &Ground<'_>) -> (BoxGap, Option<BoxGap>) {
+        let (body, half) = (&self.body, self.spec.body.size * 0.5);
+        (
+            terrain.box_ground_gap(body.position, body.orientation, half, SPRING_CLEARANCE),
+            terrain.box_shapes_nearest(body.position, body.orientation, half, SHAPES_SEARCH_MARGIN),
+        )
+    }
+}
+
+/// The way a body whose up is `up` moves off open ground at `at`, where it
+/// is nearest it, and how much a metre that way raises the body over the
+/// ground there: straight up for a body standing up (straight up raises
+/// every point of it alike), along the ground's normal for one on its
+/// side, tilted past 60–80° (rising straight up from a flank at its side, a
+/// climber climbed it a guard's lift at a time, its legs hanging), between
+/// the two in between. (Along the normal for upright bodies too, the rough
+/// ground's cell-to-cell normals shoved them sideways at 30 m/s², and a
+/// centipede on 6 m ridges crept at half its speed.)
+fn clearance_axis(terrain: &Ground<'_>, at: Vec3, up: Vec3) -> (Vec3, f32) {
     let on_side = ((0.5 - up.y) / 0.3).clamp(0.0, 1.0);
+    if on_side == 0.0 {
+        return (Vec3::Y, 1.0);
+    }
+    // The normal of the one grid cell the exact box gap measured against.
+    let normal = slope_normal(terrain.height_and_slope(at.x, at.z).1);
     let axis = Vec3::Y.lerp(normal, on_side).normalize_or(Vec3::Y);
     // On the ground's plane a move `v` raises the body over it by
     // v·normal / normal.y.
     (axis, axis.dot(normal) / normal.y.max(1e-3))
-}
-
-/// The open ground's unit normal under `p`, from the slope of the one grid
-/// cell there (the cell the exact box gap measured against).
-fn open_ground_normal(terrain: &Ground<'_>, p: Vec3) -> Vec3 {
-    let (_, slope) = terrain.height_and_slope(p.x, p.z);
-    Vec3::new(-slope.x, 1.0, -slope.y).normalize_or(Vec3::Y)
 }
 
 /// The eight corners of a body box of half-extents `half`, world frame.

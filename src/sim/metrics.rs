@@ -319,18 +319,7 @@ impl Metrics {
                 under.shapes_offset.map(|offset| body.position + offset),
             ),
             None => {
-                let gap = terrain.box_ground_gap(
-                    body.position,
-                    body.orientation,
-                    half,
-                    crate::creature::SPRING_CLEARANCE,
-                );
-                let nearest = terrain.box_shapes_nearest(
-                    body.position,
-                    body.orientation,
-                    half,
-                    crate::creature::SHAPES_SEARCH_MARGIN,
-                );
+                let (gap, nearest) = creature.body_box_gaps(terrain);
                 (gap.gap, gap.at, nearest.map(|n| n.at))
             }
         };
@@ -350,7 +339,7 @@ impl Metrics {
         } else {
             // The vertical gap on the ground's normal there.
             let (_, slope) = terrain.height_and_slope(ground_point.x, ground_point.z);
-            let across = ground_gap / (1.0 + slope.length_squared()).sqrt();
+            let across = ground_gap * crate::terrain::slope_normal(slope).y;
             body_clearance = min_or_nan(body_clearance, across);
         }
         self.body_clearance_min = min_or_nan(self.body_clearance_min, body_clearance);

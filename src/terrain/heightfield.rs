@@ -446,6 +446,13 @@ enum Nearest {
     Shape(u32, bool),
 }
 
+/// The unit normal of ground whose slope is (dh/dx, dh/dz), as
+/// [`Ground::height_and_slope`] gives it for one grid cell.
+#[inline]
+pub fn slope_normal(slope: Vec2) -> Vec3 {
+    Vec3::new(-slope.x, 1.0, -slope.y).normalize_or(Vec3::Y)
+}
+
 /// A local coordinate split into a global grid index and the fraction of a
 /// cell past it.
 #[inline]
@@ -632,7 +639,7 @@ impl<'a> Ground<'a> {
         if let (true, Some(from)) = (gap.max(0.0) <= lo, lo_from) {
             return (lo, from);
         }
-        let normal = Vec3::new(-slope.x, 1.0, -slope.y).normalize();
+        let normal = slope_normal(slope);
         let ground = gap * normal.y;
         if let (true, Some(from)) = (ground >= hi, hi_from) {
             return (hi, from);

@@ -10,5 +10,5 @@ mod shapes;
 
 pub use shapes::{Shape, ShapeKind, Span};
 
-pub use heightfield::{BoxGap, GridOrigin, Ground, Heightfield, RayHit};
+pub use heightfield::{BoxGap, GridOrigin, Ground, Heightfield, RayHit, slope_normal};
 pub use noise_spec::{Fractal, NoiseSource, NoiseSpec, TerrainSpec};

@@ -105,41 +105,10 @@ impl Ground<'_> {
                 at: centre,
             };
         }
-        // A box well clear of every height of the chunks under it (a
-        // climber on a wall, any body over level ground) needs no walk.
-        let extent = axes[0].abs() + axes[1].abs() + axes[2].abs();
-        let f = self.field;
-        let cell = |v: f32, origin: i64| split(v, f.inv_spacing, origin).0;
-        let (lo, hi) = (centre - extent, centre + extent);
-        let cells = (
-            (cell(lo.x, self.origin.x), cell(lo.z, self.origin.z)),
-            (cell(hi.x, self.origin.x) + 1, cell(hi.z, self.origin.z) + 1),
-        );
-        // The highest ground under the box's footprint: the chunks' tops,
-        // then, when those do not clear it, the grid points of the cells
-        // under it (no bilinear patch rises above its corners).
-        let clears = |top: &f32| lo.y - top >= margin;
-        let top = f.top_over(cells.0, cells.1).filter(clears).or_else(|| {
-            let ((i_lo, j_lo), (i_hi, j_hi)) = cells;
-            let count = (i_hi - i_lo + 1).saturating_mul(j_hi - j_lo + 1);
-            (margin.is_finite() && count <= MAX_FACE_VERTICES)
-                .then(|| {
-                    (j_lo..=j_hi)
-                        .flat_map(|j| (i_lo..=i_hi).map(move |i| (i, j)))
-                        .map(|(i, j)| f.cell_corners(i, j)[0])
-                        .fold(f32::NEG_INFINITY, f32::max)
-                })
-                .filter(clears)
-        });
-        if let Some(top) = top {
-            let lowest = centre
-                - axes[0] * axes[0].y.signum()
-                - axes[1] * axes[1].y.signum()
-                - axes[2] * axes[2].y.signum();
-            return BoxGap {
-                gap: lowest.y - top,
-                at: lowest,
-            };
+        if margin.is_finite()
+            && let Some(bound) = self.clearance_bound(centre, axes, margin)
+        {
+            return bound;
         }
         let mut best = BoxGap::none();
         // Whether the face on side `sign` of axis `k` faces up: every point
@@ -169,6 +138,43 @@ impl Ground<'_> {
             }
         }
         best
+    }
+
+    /// For a box (centre and half-axes) standing higher than `margin` over
+    /// the highest ground under its footprint, that height and its lowest
+    /// corner, found without a walk: the chunks' tops first (a climber on a
+    /// wall, any body over level ground), then the grid points of the
+    /// cells under it (no bilinear patch rises above its corners).
+    fn clearance_bound(&self, centre: Vec3, axes: [Vec3; 3], margin: f32) -> Option<BoxGap> {
+        let extent = axes[0].abs() + axes[1].abs() + axes[2].abs();
+        let f = self.field;
+        let cell = |v: f32, origin: i64| split(v, f.inv_spacing, origin).0;
+        let (lo, hi) = (centre - extent, centre + extent);
+        let cells = (
+            (cell(lo.x, self.origin.x), cell(lo.z, self.origin.z)),
+            (cell(hi.x, self.origin.x) + 1, cell(hi.z, self.origin.z) + 1),
+        );
+        let clears = |top: &f32| lo.y - top >= margin;
+        let top = f.top_over(cells.0, cells.1).filter(clears).or_else(|| {
+            let ((i_lo, j_lo), (i_hi, j_hi)) = cells;
+            let count = (i_hi - i_lo + 1).saturating_mul(j_hi - j_lo + 1);
+            (count <= MAX_FACE_VERTICES)
+                .then(|| {
+                    (j_lo..=j_hi)
+                        .flat_map(|j| (i_lo..=i_hi).map(move |i| (i, j)))
+                        .map(|(i, j)| f.cell_corners(i, j)[0])
+                        .fold(f32::NEG_INFINITY, f32::max)
+                })
+                .filter(clears)
+        })?;
+        let lowest = centre
+            - axes[0] * axes[0].y.signum()
+            - axes[1] * axes[1].y.signum()
+            - axes[2] * axes[2].y.signum();
+        Some(BoxGap {
+            gap: lowest.y - top,
+            at: lowest,
+        })
     }
 
     /// The least gap along the segment `from`–`to`, cell by cell.
