@@ -20,9 +20,9 @@ use crate::terrain::Ground;
 /// No planted foot is carried by the body's motion past this fraction of its
 /// leg's reach.
 pub(super) const STOP_STRETCH: f32 = 0.96;
-/// A planted foot already past [`BRAKE_STRETCH`] (its body lifted or tilted
-/// by the posture, or a foot landed there) is never carried past this
-/// fraction of its leg's reach.
+/// On open ground, a planted foot already past [`BRAKE_STRETCH`] (its body
+/// lifted or tilted by the posture, or a foot landed there) is never
+/// carried past this fraction of its leg's reach.
 const LOSS_STRETCH: f32 = 0.99;
 /// Braking aims to stop with planted feet at this fraction of the reach,
 /// short of [`STOP_STRETCH`], so the hard stop is a last resort.
@@ -212,10 +212,13 @@ impl Creature {
             // A foot already past the brake's aim got there by what the
             // brake does not foresee (the body rising over a crest with that
             // foot down in a gully, a hanging foot landing at the edge of its
-            // reach): the walk brakes for it on its curve now, and stops dead
-            // only before carrying it past `LOSS_STRETCH`. Stopping dead at
-            // the stop jolted a centipede at 34–40 m/s².
-            let limit = if now < BRAKE_STRETCH {
+            // reach): on open ground the walk brakes for it on its curve now,
+            // and stops dead only before carrying it past `LOSS_STRETCH`.
+            // Stopping dead at the stop jolted a centipede at 34–40 m/s².
+            // Among walls it stops at the stop, as before: carried on round
+            // the overhang, an eleven-legged climber's knees went 70 mm into
+            // the room's floor.
+            let limit = if now < BRAKE_STRETCH || self.among_walls {
                 STOP_STRETCH
             } else {
                 LOSS_STRETCH
