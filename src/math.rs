@@ -36,6 +36,27 @@ pub fn settled_rotation(q: Quat) -> Quat {
     Quat::from_array(v).normalize()
 }
 
+/// The larger of two figures, NaN if either is: a maximum over a run that
+/// went NaN must say so, not report the clean values around it.
+#[inline]
+pub fn max_or_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// The smaller of two figures, NaN if either is.
+#[inline]
+pub fn min_or_nan(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.min(b)
+    }
+}
+
 /// Moves `current` toward `target` by at most `max_delta`, never past it.
 #[inline]
 pub fn move_towards(current: Vec3, target: Vec3, max_delta: f32) -> Vec3 {

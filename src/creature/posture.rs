@@ -542,7 +542,7 @@ impl Creature {
             gap.at.y += lift;
             moved = true;
         }
-        self.set_ground_under_body(gap, None);
+        self.set_ground_under_body(gap, None, None);
         if moved {
             // The spring must not pull it back down at once.
             self.motion.lift_rate = self.motion.lift_rate.max(0.0);
@@ -560,8 +560,15 @@ impl Creature {
         let centre_margin = half.y.min(self.spec.body.height) * 0.5;
         for _ in 0..3 {
             let mut worst: Option<(f32, Vec3)> = None;
-            let mut consider = |p: Vec3, margin: f32| {
-                let short = margin - terrain.signed_distance(p);
+            // The least distance of the box's points (not its centre, held
+            // to its own margin): the metrics' body clearance, when clear.
+            let mut least = f32::INFINITY;
+            let mut consider = |p: Vec3, margin: f32, on_box: bool| {
+                let distance = terrain.signed_distance(p);
+                if on_box {
+                    least = crate::math::min_or_nan(least, distance);
+                }
+                let short = margin - distance;
                 if short > 0.0 && worst.is_none_or(|(w, _)| short > w) {
                     worst = Some((short, p));
                 }
@@ -571,19 +578,19 @@ impl Creature {
             // under the body between its hips), seen in the whole world (the
             // ground's may be carved away, or inside a shape).
             let (ground_gap, nearest) = self.body_box_gaps(terrain);
-            consider(ground_gap.at, BODY_CLEARANCE);
+            consider(ground_gap.at, BODY_CLEARANCE, true);
             if let Some(nearest) = nearest {
-                consider(nearest.at, BODY_CLEARANCE);
+                consider(nearest.at, BODY_CLEARANCE, true);
             }
-            consider(self.body.position, centre_margin);
+            consider(self.body.position, centre_margin, false);
             for corner in body_corners(&self.body, half) {
-                consider(corner, BODY_CLEARANCE);
+                consider(corner, BODY_CLEARANCE, true);
             }
             for point in self.underside_below_hips() {
-                consider(point, BODY_CLEARANCE);
+                consider(point, BODY_CLEARANCE, true);
             }
             let Some((short, at)) = worst else {
-                self.set_ground_under_body(ground_gap, nearest);
+                self.set_ground_under_body(ground_gap, nearest, Some(least));
                 return;
             };
             let normal = terrain.normal_at(at);

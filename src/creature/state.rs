@@ -144,6 +144,13 @@ pub(crate) struct GroundUnderBody {
     ///
     /// [`Ground::box_shapes_nearest`]: crate::terrain::Ground::box_shapes_nearest
     pub shapes_offset: Option<Vec3>,
+    /// Among shapes, when the hard guard left the box clear: the body's
+    /// height then, and the least distance of the box's points it checked
+    /// (those nearest the ground and the shapes, the corners, the underside
+    /// below the hips), which the metrics take instead of looking them up
+    /// again. It holds only at that height: unlike the gap below, a
+    /// distance changes as the body rises.
+    pub solid_clearance: Option<(f32, f32)>,
     at: (Vec2, Quat),
 }
 
@@ -279,18 +286,21 @@ impl KindShared {
 
 impl Creature {
     /// Records the least gap between the body box and the ground the
-    /// ground guard found, and the box's point nearest the shapes (see
+    /// ground guard found, the box's point nearest the shapes, and among
+    /// shapes the least distance of the points the guard checked (see
     /// [`GroundUnderBody`]), for the body's pose now.
     pub(super) fn set_ground_under_body(
         &mut self,
         gap: crate::terrain::BoxGap,
         shapes: Option<crate::terrain::BoxGap>,
+        solid_clearance: Option<f32>,
     ) {
         let position = self.body.position;
         self.ground_under_body = GroundUnderBody {
             gap_below: gap.gap - position.y,
             offset: gap.at - position,
             shapes_offset: shapes.map(|nearest| nearest.at - position),
+            solid_clearance: solid_clearance.map(|least| (position.y, least)),
             at: self.ground_key(),
         };
     }
@@ -398,6 +408,7 @@ impl Creature {
                 gap_below: f32::NAN,
                 offset: Vec3::NAN,
                 shapes_offset: None,
+                solid_clearance: None,
                 at: (Vec2::NAN, Quat::NAN),
             },
             spec,

@@ -1,6 +1,7 @@
 //! The simulation's own quality figures: one struct read by the stats panel,
 //! the headless summary, the tests and the benchmarks.
 
+pub(super) use crate::math::{max_or_nan, min_or_nan};
 use serde::Serialize;
 
 use super::motion::{MotionFigures, MotionMemory};
@@ -112,27 +113,6 @@ impl CreatureTrack {
     /// the path length.
     pub fn forget(&mut self) {
         self.motion.forget();
-    }
-}
-
-/// The larger of two figures, NaN if either is: a maximum over a run that
-/// went NaN must say so, not report the clean values around it.
-#[inline]
-pub(super) fn max_or_nan(a: f32, b: f32) -> f32 {
-    if a.is_nan() || b.is_nan() {
-        f32::NAN
-    } else {
-        a.max(b)
-    }
-}
-
-/// The smaller of two figures, NaN if either is.
-#[inline]
-pub(super) fn min_or_nan(a: f32, b: f32) -> f32 {
-    if a.is_nan() || b.is_nan() {
-        f32::NAN
-    } else {
-        a.min(b)
     }
 }
 
@@ -312,7 +292,11 @@ impl Metrics {
         // ground guard's, when it found it for this pose, else found again.
         // And the point nearest the shapes, when one comes within twice the
         // guard's clearance (exact below that).
-        let (ground_gap, ground_point, shapes_point) = match creature.ground_under_body() {
+        let under = creature.ground_under_body();
+        let guard_clearance = under
+            .and_then(|under| under.solid_clearance)
+            .and_then(|(y, least)| (y == body.position.y).then_some(least));
+        let (ground_gap, ground_point, shapes_point) = match under {
             Some(under) => (
                 body.position.y + under.gap_below,
                 body.position + under.offset,
@@ -323,7 +307,10 @@ impl Metrics {
                 (gap.gap, gap.at, nearest.map(|n| n.at))
             }
         };
-        if solid {
+        if let Some(least) = guard_clearance {
+            // The guard's own look-ups at these points, for this pose.
+            body_clearance = min_or_nan(body_clearance, least);
+        } else if solid {
             // Among shapes, the distance field at those points (the ground's
             // may be carved away), at the corners and under the hips.
             body_clearance = min_or_nan(body_clearance, terrain.signed_distance(ground_point));
