@@ -621,6 +621,22 @@ fn a_user_written_climber_lands_its_feet_only_on_surfaces() {
     );
 }
 
+/// Long user-written climbers rest their bodies on the wall's top edge,
+/// between their corners and hips, as they tip over it. The height spring
+/// did not see the edge there and pulled the body onto it while the hard
+/// guard pushed it off, a millimetre or two a step for good: the body
+/// buzzed in place, never counted as held still, and the brake held it
+/// there for the rest of the minute (5–6 m of a 60 s walk).
+#[test]
+fn long_user_written_climbers_go_over_the_wall_top_they_rest_on() {
+    for legs in [7, 10] {
+        climbs_the_wall_and_walks_on_over_it(
+            template_climber(legs, skitter::config::TemplateGait::default_for(legs)),
+            60,
+        );
+    }
+}
+
 /// On ridges steeper than it stands on, an octopod leg set down across a
 /// flank folded a knee into it while its pose also crossed the body box,
 /// and the knee guard skipped such poses (11–113 mm into the ground on

@@ -94,7 +94,10 @@ const CRAMPED_MARGIN: f32 = 0.05;
 /// foothold (an octopod on its side on a ridged peak buried a bent
 /// leg's ankle 117 mm). On open ground the depth is the knee's height
 /// below the ground under it (`Leg::knee_gap`), which on a steep flank
-/// is more than its distance into it: the bound is looser there.
+/// is more than its distance into it: the bound is looser there. Among
+/// walls, where the distance is exact, any knee left in past its clearance
+/// lets its foot go (a seven-legged climber's tail leg, its foot on the
+/// far face of the wall, held a knee 11 mm in it).
 const KNEE_BURIED: f32 = 0.015;
 
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
@@ -482,8 +485,8 @@ impl Creature {
         // short of a foot 3 mm outside that reach, on a ridged peak).
         let cramped =
             missed_it && hip.distance(leg.foot) < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
-        let knee_stuck =
-            knee < -KNEE_CLEARANCE && (needed > KNEE_STUCK_STRETCH * reach || knee < -KNEE_BURIED);
+        let knee_stuck = knee < -KNEE_CLEARANCE
+            && (terrain.has_shapes() || needed > KNEE_STUCK_STRETCH * reach || knee < -KNEE_BURIED);
         if !(out_of_reach || cramped || knee_stuck) {
             return false;
         }

@@ -349,14 +349,14 @@ impl Creature {
             }
             error = error.max(clearance_error);
         }
-        let mut shortfall = |p: Vec3| {
+        let mut shortfall = |p: Vec3, clearance: f32| {
             if solid {
                 // Along the surface's normal, whichever way it faces (looked
                 // up only for a corner that is short). A face across the
                 // body's up (a wall met nose first) is no reason to rise:
                 // rising does not take the body off it, and the spring
                 // lifted a climber up a wall's face out of its legs' reach.
-                let short = SPRING_CLEARANCE - terrain.signed_distance(p);
+                let short = clearance - terrain.signed_distance(p);
                 if short > 0.0 {
                     let facing = terrain.normal_at(p).dot(up);
                     if facing > FACING_UP {
@@ -364,7 +364,7 @@ impl Creature {
                     }
                 }
             } else {
-                let short = terrain.height(p.x, p.z) + SPRING_CLEARANCE - p.y;
+                let short = terrain.height(p.x, p.z) + clearance - p.y;
                 error = error.max(short / up.y.max(0.5));
             }
         };
@@ -373,11 +373,23 @@ impl Creature {
             // at its corners and under its hips: rounding a wall's top the
             // body rests on the edge between its corners (the octopod's
             // underside went 54 mm into it).
-            shortfall(ground_gap.at);
+            shortfall(ground_gap.at, SPRING_CLEARANCE);
             underside_points(&self.body, half)
                 .into_iter()
-                .for_each(&mut shortfall);
-            self.underside_below_hips().for_each(&mut shortfall);
+                .for_each(|p| shortfall(p, SPRING_CLEARANCE));
+            self.underside_below_hips()
+                .for_each(|p| shortfall(p, SPRING_CLEARANCE));
+            // And, to the guard's search margin, where the hard guard last
+            // found the box nearest the shapes: a wall's top edge the body
+            // rests on between its corners and hips. Unseen here, the spring
+            // pulled the body onto the edge and the guard pushed it off, a
+            // millimetre or two each step for good, and a climber that
+            // buzzed there never counted as held still. (Kept the spring's
+            // whole clearance off it, the octopod stopped at the ceiling's
+            // lip: a body tips round an edge it rests close to.)
+            if let Some(contact) = self.last_shapes_contact() {
+                shortfall(contact, SHAPES_SEARCH_MARGIN);
+            }
             for k in 1..=GUARD_HORIZONS {
                 let time = GUARD_LOOKAHEAD * k as f32 / GUARD_HORIZONS as f32;
                 let ahead = Body {
@@ -386,7 +398,7 @@ impl Creature {
                 };
                 underside_points(&ahead, half)
                     .into_iter()
-                    .for_each(&mut shortfall);
+                    .for_each(|p| shortfall(p, SPRING_CLEARANCE));
             }
         }
         let motion = &mut self.motion;

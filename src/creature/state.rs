@@ -312,6 +312,16 @@ impl Creature {
         (under.at == self.ground_key()).then_some(under)
     }
 
+    /// The point of the body box, as it stands now, where the hard guard
+    /// last found it nearest the terrain's shapes (when within twice its
+    /// clearance): the same point of the box, carried with its turns since.
+    pub(crate) fn last_shapes_contact(&self) -> Option<Vec3> {
+        let under = &self.ground_under_body;
+        let offset = under.shapes_offset?;
+        let local = under.at.1.inverse() * offset;
+        local.is_finite().then(|| self.body.to_world(local))
+    }
+
     /// The open ground the body box rests on, when the ground guard last
     /// found it within [`RESTING_GAP`] of the box: it holds the body up as a
     /// foot does, so the support polygons count it (a body lifted clear of a
