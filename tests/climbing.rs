@@ -689,6 +689,18 @@ fn the_octopod_held_astride_a_ridged_peak_steps_its_feet_and_walks_on() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Ridged noise 6 m high at frequency 0.02, seed 7: astride the peak it
+/// starts on, the octopod's walk carried it forward and its lean over the
+/// feet it would stand on carried it back, 10 cm each way, its feet never
+/// stepping: never still, it never counted as held, and made 0.3 m in
+/// 40 s. Rocking in place is no progress now: it counts as stranded, and a
+/// stranded body standing up steps without waiting for its balance.
+#[test]
+fn the_octopod_rocking_astride_a_ridged_peak_steps_off_it() {
+    let s = on_ridges("octopod", 7, 0.02);
+    assert_eq!(stalled_or_unsound(&s), None);
+}
+
 /// Why a 40 s forward drive falls short: under half its commanded speed
 /// along its path, or not [`sound`].
 fn stalled_or_unsound(s: &Summary) -> Option<String> {

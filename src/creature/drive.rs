@@ -137,6 +137,8 @@ impl Creature {
             (motion.held_relief_left - dt).max(0.0)
         };
         let short = if command > 0.0 {
+            // Backward counts against: a body rocking to and fro in place
+            // makes no progress, however far each swing takes it.
             1.0 - (motion.progress / (command * dt)).min(1.0)
         } else {
             0.0

@@ -253,16 +253,23 @@ impl Creature {
         if self.spec.statically_stable() && !self.stable_without(&chosen, duration, scratch) {
             // Wait while the body shifts over the feet that stay down, unless
             // it has waited long enough and a foot is holding it back, or the
-            // body stands still against its command: a creature that cannot
-            // find its balance must still walk. (Astride a sharp crest the
-            // support brake stops the body and no foot is stretched: waiting
-            // for a balance the crest does not offer, it never moved again.)
+            // body stands still against its command, or has made no headway
+            // for seconds (stranded): a creature that cannot find its balance
+            // must still walk. (Astride a sharp crest the support brake stops
+            // the body and no foot is stretched: waiting for a balance the
+            // crest does not offer, it never moved again. On a ridged peak an
+            // octopod's walk carried it forward and its lean back over the
+            // feet it would stand on, 10 cm each way, never still: it made
+            // 0.3 m in 40 s.)
             self.stability_wait += dt;
             let urgent = scratch
                 .candidates
                 .iter()
                 .any(|c| c.leg == first && c.urgency >= 5.0);
-            if !((urgent || self.is_held())
+            // Standing up only: on its side on a flank, a foot lifted off
+            // its balance left the octopod hanging by its legs there.
+            let stranded = self.motion.stranded_left > 0.0 && self.body.up().y > 0.5;
+            if !((urgent || self.is_held() || stranded)
                 && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
             {
                 return;

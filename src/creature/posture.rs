@@ -88,8 +88,9 @@ pub struct BodyMotion {
     /// allowed; the posture moves the body besides).
     pub headway: f32,
     /// How far the body's centre moved over the last step the way it was
-    /// told to go (forward, or back), metres: a body rocking in place on
-    /// its posture's corrections has headway but no progress.
+    /// told to go (forward, or back), metres, negative when it moved the
+    /// other way: a body rocking in place on its posture's corrections has
+    /// headway but, over a swing and back, no progress.
     pub progress: f32,
     /// Seconds in a row the body has stood still against a command to
     /// walk (see `drive.rs::update_reliefs`).

@@ -641,8 +641,7 @@ impl Creature {
         let moved = self.body.position - before;
         events.travelled = moved.length();
         self.motion.headway = moved.length();
-        self.motion.progress =
-            (moved.dot(self.body.forward()) * self.motion.speed_command.signum()).max(0.0);
+        self.motion.progress = moved.dot(self.body.forward()) * self.motion.speed_command.signum();
         events
     }
 }
