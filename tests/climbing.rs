@@ -701,6 +701,31 @@ fn the_octopod_rocking_astride_a_ridged_peak_steps_off_it() {
     assert_eq!(stalled_or_unsound(&s), None);
 }
 
+/// Ridged noise 6 m high: with every foot hanging out of reach of the
+/// flanks, a spider (0.05, seed 4) walked off its starting peak into the
+/// air and on, 7 m over the ground on average, for 38 s of its 40, and an
+/// octopod (0.02, seed 2) rose 9 m. A body no foot holds up has no
+/// traction now and settles onto the ground under it.
+#[test]
+fn a_body_whose_feet_all_hang_settles_onto_the_ground_and_never_walks_on_air() {
+    for (creature, seed, frequency) in [("spider", 4, 0.05), ("octopod", 2, 0.02)] {
+        let spec = common::shipped_creature(creature);
+        let highest = spec.body.height + spec.max_reach();
+        let mut world = common::walking_world(spec, steep_ridges(seed, frequency));
+        let mut worst = f32::NEG_INFINITY;
+        for _ in 0..40 * 120 {
+            world.step();
+            let (centre, _) = body_pose(&world);
+            let nearest = world.terrain().world().closest_point(centre);
+            worst = worst.max(centre.distance(nearest));
+        }
+        assert!(
+            worst <= highest,
+            "{creature} on seed {seed}: body {worst} m over the ground (most {highest})"
+        );
+    }
+}
+
 /// Why a 40 s forward drive falls short: under half its commanded speed
 /// along its path, or not [`sound`].
 fn stalled_or_unsound(s: &Summary) -> Option<String> {

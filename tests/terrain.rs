@@ -262,6 +262,37 @@ proptest! {
     }
 }
 
+/// Ridged noise 6 m high: a steep peak at the origin and knife-edge crests.
+fn ridged_peaks() -> &'static Heightfield {
+    static RIDGED: std::sync::OnceLock<Heightfield> = std::sync::OnceLock::new();
+    RIDGED.get_or_init(|| {
+        terrain(
+            "name = \"ridges\"\nseed = 10\n[noise]\nfractal = \"ridged\"\nfrequency = 0.04\namplitude = 6.0\noctaves = 4\n",
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(common::deterministic(300))]
+
+    /// The surface point nearest a point near a steep crest lies on the
+    /// ground. (The ground's distance is only a bound there: the steps
+    /// along its gradient stopped up to 4 cm over a flank, a climber's
+    /// foothold was set in the air, and the leg stepped to it for good.)
+    #[test]
+    fn the_nearest_ground_point_is_on_the_ground(
+        x in -8.0f32..8.0,
+        z in -8.0f32..8.0,
+        height in -0.5f32..1.5,
+    ) {
+        let t = ridged_peaks();
+        let ground = t.at(GridOrigin::default());
+        let p = Vec3::new(x, t.height(x, z) + height, z);
+        let q = ground.closest_point(p);
+        prop_assert!((q.y - t.height(q.x, q.z)).abs() < 1e-4, "{p} -> {q}, ground {} there", t.height(q.x, q.z));
+    }
+}
+
 /// The least of `point.y - ground` over a lattice of `n × n` points on each
 /// face of the box: what the exact box gap must never be above.
 fn lattice_box_gap(

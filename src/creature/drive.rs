@@ -83,6 +83,11 @@ impl Creature {
         if speed_command > 0.0 {
             speed_command = speed_command.min(self.obstacle_speed(terrain));
         }
+        if self.is_unsupported() {
+            // No foot on the ground to push with.
+            speed_command = 0.0;
+            turn_command = 0.0;
+        }
         self.motion.speed_command = speed_command;
         self.motion.turn_command = turn_command;
         let allowed = self

@@ -206,23 +206,31 @@ impl Creature {
     ) {
         self.reference_feet(scratch);
         let up = self.body.up();
-        let below = terrain
-            .raycast(
-                self.body.position + up * self.spec.body.height,
-                -up,
-                4.0 * self.spec.body.height + self.spec.max_reach(),
-            )
-            .unwrap_or_else(|| {
-                if terrain.has_shapes() {
-                    let point = terrain.closest_point(self.body.position);
-                    RayHit {
-                        point,
-                        distance: point.distance(self.body.position),
+        // With no foot down, the body settles straight down onto the ground
+        // under it, standing up on it, rather than at its ride height over
+        // footholds its hanging feet cannot reach.
+        let footless = self.is_footless();
+        let below = if footless {
+            terrain.project_down(self.body.position)
+        } else {
+            terrain
+                .raycast(
+                    self.body.position + up * self.spec.body.height,
+                    -up,
+                    4.0 * self.spec.body.height + self.spec.max_reach(),
+                )
+                .unwrap_or_else(|| {
+                    if terrain.has_shapes() {
+                        let point = terrain.closest_point(self.body.position);
+                        RayHit {
+                            point,
+                            distance: point.distance(self.body.position),
+                        }
+                    } else {
+                        terrain.project_down(self.body.position)
                     }
-                } else {
-                    terrain.project_down(self.body.position)
-                }
-            });
+                })
+        };
         let ground_normal = || {
             if terrain.has_shapes() {
                 terrain.normal_at(below.point)
@@ -231,6 +239,7 @@ impl Creature {
             }
         };
         let mut target_up = match self.spec.body.orientation {
+            _ if footless => ground_normal(),
             OrientationSource::Ground => ground_normal(),
             OrientationSource::Feet => feet_plane_normal(&scratch.feet, &self.shared.ring, up)
                 .unwrap_or_else(ground_normal),
@@ -279,7 +288,11 @@ impl Creature {
         // Height along the (new) up above the mean of the reference feet,
         // dipping a little while feet swing.
         let up = self.body.up();
-        let centre = scratch.feet.iter().copied().sum::<Vec3>() / scratch.feet.len().max(1) as f32;
+        let centre = if footless {
+            below.point
+        } else {
+            scratch.feet.iter().copied().sum::<Vec3>() / scratch.feet.len().max(1) as f32
+        };
         let swinging: f32 = self
             .legs
             .iter()
@@ -290,7 +303,13 @@ impl Creature {
             .sum();
         let bob = BOB_SHARE * self.spec.body.height * swinging / self.legs.len() as f32;
         let height = (self.body.position - centre).dot(up);
-        let mut error = self.spec.body.height - bob - height;
+        let ride = if footless {
+            // Down onto its belly: the spring's clearance holds it there.
+            0.5 * self.spec.body.size.y
+        } else {
+            self.spec.body.height - bob
+        };
+        let mut error = ride - height;
         // Guard: never let the feet bring the body's underside near the
         // ground under it.
         let gap = (self.body.position - below.point).dot(up);

@@ -157,6 +157,9 @@ pub(crate) struct GroundUnderBody {
 /// How near the ground (metres) the body box counts as resting on it: twice
 /// the least gap the ground guard keeps.
 const RESTING_GAP: f32 = 0.01;
+/// How near the ground (metres) a footless body box counts as lying on it,
+/// and may crawl: twice the clearance the height spring keeps it at.
+const LYING_GAP: f32 = 0.08;
 
 /// What every creature of one kind shares and never changes, derived once
 /// from its spec: a thousand creatures of a kind hold one.
@@ -335,6 +338,22 @@ impl Creature {
         let under = &self.ground_under_body;
         let gap = self.body.position.y + under.gap_below;
         (gap <= RESTING_GAP).then(|| self.body.position + under.offset - Vec3::Y * gap)
+    }
+
+    /// Whether the body stands on open ground with no foot planted: it
+    /// settles onto the ground under it (see `update_posture`) until its
+    /// feet find footing.
+    pub(crate) fn is_footless(&self) -> bool {
+        !self.among_walls && !self.legs.iter().any(|leg| leg.is_grounded())
+    }
+
+    /// Whether nothing holds the body up: footless (see
+    /// [`is_footless`](Self::is_footless)) and not lying on the ground
+    /// either. It has no traction to walk or turn with. (Its feet hanging
+    /// out of reach of a ridged peak's flanks, a spider walked off the peak
+    /// into the air and on, 7 m over the ground, for 38 s.)
+    pub(crate) fn is_unsupported(&self) -> bool {
+        self.is_footless() && self.body.position.y + self.ground_under_body.gap_below > LYING_GAP
     }
 
     /// `feet`, with the ground the body rests on (see

@@ -704,7 +704,8 @@ impl<'a> Ground<'a> {
     }
 
     /// The point of the surface nearest `p` (a few steps along the
-    /// distance's gradient; exact on planes and on every shape's faces).
+    /// distance's gradient; exact on planes and on every shape's faces; on
+    /// open ground, the ground under the last step, which is on it).
     pub fn closest_point(&self, p: Vec3) -> Vec3 {
         if !p.is_finite() {
             return p;
@@ -717,7 +718,14 @@ impl<'a> Ground<'a> {
             }
             q -= n * d;
         }
-        if self.signed_distance(q).abs() < 1e-3 || !self.has_shapes() {
+        if !self.has_shapes() {
+            // The ground's distance is a bound near a sharp crest, and the
+            // steps can stop a few centimetres off it (an octopod's foothold
+            // 4 cm over a ridged flank, stepped to and never landed on):
+            // onto the ground under the last step, which is on it.
+            return self.project_down(q).point;
+        }
+        if self.signed_distance(q).abs() < 1e-3 {
             return q;
         }
         // Where a carve meets an addition the distance is only a bound,
