@@ -705,7 +705,7 @@ impl<'a> Ground<'a> {
 
     /// The point of the surface nearest `p` (a few steps along the
     /// distance's gradient; exact on planes and on every shape's faces; on
-    /// open ground, the ground under the last step, which is on it).
+    /// open ground, on the ground and never farther than straight below).
     pub fn closest_point(&self, p: Vec3) -> Vec3 {
         if !p.is_finite() {
             return p;
@@ -721,9 +721,16 @@ impl<'a> Ground<'a> {
         if !self.has_shapes() {
             // The ground's distance is a bound near a sharp crest, and the
             // steps can stop a few centimetres off it (an octopod's foothold
-            // 4 cm over a ridged flank, stepped to and never landed on):
-            // onto the ground under the last step, which is on it.
-            return self.project_down(q).point;
+            // 4 cm over a ridged flank, stepped to and never landed on): the
+            // ground under the last step, or under `p` if that is nearer
+            // (the steps may have crossed the crest), both on it.
+            let under_step = self.project_down(q).point;
+            let under_p = self.project_down(p).point;
+            return if under_step.distance(p) <= under_p.distance(p) {
+                under_step
+            } else {
+                under_p
+            };
         }
         if self.signed_distance(q).abs() < 1e-3 {
             return q;
