@@ -405,6 +405,38 @@ impl Heightfield {
         Some(top)
     }
 
+    /// The highest grid point (i, j) with `lo` ≤ (i, j) ≤ `hi` (inclusive),
+    /// read chunk by chunk: one cache look-up a chunk, not a point.
+    fn grid_max(&self, lo: (i64, i64), hi: (i64, i64)) -> f32 {
+        let (shift, n) = (self.chunk_shift, self.chunk_cells);
+        let stride = (n + 1) as usize;
+        let mut top = f32::NEG_INFINITY;
+        for cz in (lo.1 >> shift)..=(hi.1 >> shift) {
+            let rows = lo.1.max(cz << shift)..=hi.1.min(((cz + 1) << shift) - 1);
+            for cx in (lo.0 >> shift)..=(hi.0 >> shift) {
+                let columns = lo.0.max(cx << shift)..=hi.0.min(((cx + 1) << shift) - 1);
+                match &self.slots[self.slot(cx, cz)] {
+                    Some(chunk) if chunk.key == (cx, cz) => {
+                        for j in rows.clone() {
+                            let row = (j & (n - 1)) as usize * stride;
+                            for i in columns.clone() {
+                                top = top.max(chunk.heights[row + (i & (n - 1)) as usize]);
+                            }
+                        }
+                    }
+                    _ => {
+                        for j in rows.clone() {
+                            for i in columns.clone() {
+                                top = top.max(self.sample(i, j));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        top
+    }
+
     /// Heights at the four corners of global cell (i, j): (i, j), (i+1, j),
     /// (i, j+1), (i+1, j+1).
     #[inline]

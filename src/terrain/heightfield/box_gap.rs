@@ -159,12 +159,7 @@ impl Ground<'_> {
             let ((i_lo, j_lo), (i_hi, j_hi)) = cells;
             let count = (i_hi - i_lo + 1).saturating_mul(j_hi - j_lo + 1);
             (count <= MAX_FACE_VERTICES)
-                .then(|| {
-                    (j_lo..=j_hi)
-                        .flat_map(|j| (i_lo..=i_hi).map(move |i| (i, j)))
-                        .map(|(i, j)| f.cell_corners(i, j)[0])
-                        .fold(f32::NEG_INFINITY, f32::max)
-                })
+                .then(|| f.grid_max((i_lo, j_lo), (i_hi, j_hi)))
                 .filter(clears)
         })?;
         let lowest = centre
