@@ -12,20 +12,37 @@ pub const LEG_GAP: f32 = 0.01;
 /// Whether any two legs' bones come within `gap` of each other. First bones
 /// of legs mounted at the same point are not compared (they touch by design).
 pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
+    // Each leg's box once, not once a pair (an octopod has 28 pairs).
+    let mut boxes = [(Vec3::ZERO, Vec3::ZERO); CACHED_BOXES];
+    for (cached, leg) in boxes.iter_mut().zip(legs) {
+        *cached = bounds(leg.chain.joints());
+    }
+    let box_of = |k: usize| {
+        boxes
+            .get(k)
+            .filter(|_| k < legs.len())
+            .copied()
+            .unwrap_or_else(|| bounds(legs[k].chain.joints()))
+    };
+    // Boxes apart by more than the gap along an axis: nothing in one comes
+    // within the gap of anything in the other.
+    let apart = |(a_min, a_max): (Vec3, Vec3), (b_min, b_max): (Vec3, Vec3)| {
+        (a_min - gap).cmpgt(b_max).any() || (b_min - gap).cmpgt(a_max).any()
+    };
     for (i, a) in legs.iter().enumerate() {
-        let (a_min, a_max) = bounds(a.chain.joints());
-        for b in &legs[i + 1..] {
-            let (b_min, b_max) = bounds(b.chain.joints());
-            // Boxes around the two legs apart by more than the gap: no bone
-            // pair can be closer.
-            if (a_min - gap).cmpgt(b_max).any() || (b_min - gap).cmpgt(a_max).any() {
+        let a_box = box_of(i);
+        for (j, b) in legs.iter().enumerate().skip(i + 1) {
+            if apart(a_box, box_of(j)) {
                 continue;
             }
             let shared_mount = a.chain.root().distance(b.chain.root()) <= gap;
             let (ja, jb) = (a.chain.joints(), b.chain.joints());
             for (ka, sa) in ja.windows(2).enumerate() {
+                let sa_box = (sa[0].min(sa[1]), sa[0].max(sa[1]));
                 for (kb, sb) in jb.windows(2).enumerate() {
-                    if shared_mount && ka == 0 && kb == 0 {
+                    if shared_mount && ka == 0 && kb == 0
+                        || apart(sa_box, (sb[0].min(sb[1]), sb[0].max(sb[1])))
+                    {
                         continue;
                     }
                     if segment_distance(sa[0], sa[1], sb[0], sb[1]) < gap {
@@ -37,6 +54,10 @@ pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
     }
     false
 }
+
+/// Legs whose boxes [`legs_cross`] keeps on the stack; more are boxed again
+/// for each pair.
+const CACHED_BOXES: usize = 16;
 
 /// Whether any bone of `leg` passes through the body box (`half` its
 /// half-extents). A first bone mounted inside the box must leave it (its
