@@ -650,6 +650,16 @@ fn the_octopod_keeps_its_knees_out_of_ridges_steeper_than_it_stands_on() {
     assert_clean_on_ridges(&runs, 0.04);
 }
 
+/// On its side on a ridged flank (0.05, seed 5) the octopod held a planted
+/// foot whose knee the guard left 10 mm in the slope: a knee under the
+/// ground let its foot go only when the leg was nearly straight or the
+/// knee 15 mm below the ground under it. Any knee left in past its
+/// clearance, by its distance into the ground, lets its foot go now.
+#[test]
+fn a_planted_foot_whose_knee_stays_in_a_flank_is_let_go() {
+    assert_clean_on_ridges(&[("octopod", 5)], 0.05);
+}
+
 /// `creature` driven forward 40 s on ridges of `frequency` and `seed`.
 fn on_ridges(creature: &str, seed: u32, frequency: f32) -> Summary {
     common::drive(

@@ -80,25 +80,9 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
     chain
 }
 
-/// A planted foot whose knees the guard leaves in the surface is let go
-/// when its leg is stretched past this fraction of its reach (nearly
-/// straight, its knees near the line to the foot: no pose lifts them).
-const KNEE_STUCK_STRETCH: f32 = 0.9;
-
 /// A planted foot its leg misses within this fraction of its reach of the
 /// nearest the leg reaches is let go (see `let_go_if_out_of_reach`).
 const CRAMPED_MARGIN: f32 = 0.05;
-
-/// A planted foot whose knees the guard leaves deeper than this in the
-/// surface is let go however bent its leg (metres): its foot is no
-/// foothold (an octopod on its side on a ridged peak buried a bent
-/// leg's ankle 117 mm). On open ground the depth is the knee's height
-/// below the ground under it (`Leg::knee_gap`), which on a steep flank
-/// is more than its distance into it: the bound is looser there. Among
-/// walls, where the distance is exact, any knee left in past its clearance
-/// lets its foot go (a seven-legged climber's tail leg, its foot on the
-/// far face of the wall, held a knee 11 mm in it).
-const KNEE_BURIED: f32 = 0.015;
 
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
 /// knees find no room out of the surface.
@@ -465,15 +449,22 @@ impl Creature {
         // A foot well in reach that the solver missed stays planted (a
         // sloppy solver shows as slip); one stretched past where the body
         // stops for it (where a straight leg converges slowly) or out of
-        // reach is let go. So is a foot the leg reaches, nearly straight,
-        // only through the ground (a bump between hip and foot): no pose
-        // keeps its knees out, so it is no foothold; and so is one whose
-        // knees the guard left buried past [`KNEE_BURIED`], however bent.
+        // reach is let go. So is a foot the leg reaches only with a knee
+        // left in the surface past its clearance, however bent: no pose the
+        // guard found keeps its knees out, so it is no foothold. (It was let
+        // go only when nearly straight, or buried past 15 mm: an octopod on
+        // its side on a ridged flank held a knee 10 mm in, and among walls
+        // a seven-legged climber's tail leg, its foot on the far face of
+        // the wall, one 11 mm in.)
         let reach = self.shared.frames[i].reach;
         let hip = leg.chain.root();
         let needed = reach_needed(terrain, hip, leg.foot);
         let knee = if terrain.has_shapes() {
             leg.knee_clearance
+        } else if leg.knee_gap < -KNEE_CLEARANCE {
+            // A knee under the ground: how far into it, exactly (on a
+            // steep flank the height below it is more).
+            deepest_joint(terrain, &leg.chain).map_or(leg.knee_gap, |(depth, _)| depth)
         } else {
             leg.knee_gap
         };
@@ -485,8 +476,7 @@ impl Creature {
         // short of a foot 3 mm outside that reach, on a ridged peak).
         let cramped =
             missed_it && hip.distance(leg.foot) < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
-        let knee_stuck = knee < -KNEE_CLEARANCE
-            && (terrain.has_shapes() || needed > KNEE_STUCK_STRETCH * reach || knee < -KNEE_BURIED);
+        let knee_stuck = knee < -KNEE_CLEARANCE;
         if !(out_of_reach || cramped || knee_stuck) {
             return false;
         }
