@@ -90,8 +90,9 @@ impl Creature {
         }
         self.motion.speed_command = speed_command;
         self.motion.turn_command = turn_command;
+        self.strains_now(&mut scratch.strains);
         let allowed = self
-            .stride_allowance(speed_command, turn_command, dt)
+            .stride_allowance(speed_command, turn_command, dt, &scratch.strains)
             .min(self.support_allowance(speed_command, turn_command, dt, scratch));
         self.motion.speed = approach(
             self.motion.speed,
@@ -106,7 +107,11 @@ impl Creature {
         // A last guard for what braking could not foresee (the body's own
         // height and tilt changing under it): never carry a planted foot
         // past the stop.
-        let scale = self.overstretch_scale(self.motion.speed * dt, self.motion.yaw_rate * dt);
+        let scale = self.overstretch_scale(
+            self.motion.speed * dt,
+            self.motion.yaw_rate * dt,
+            &scratch.strains,
+        );
         self.motion.speed *= scale;
         self.motion.yaw_rate *= scale;
 
@@ -201,21 +206,25 @@ impl Creature {
     }
 
     /// How much of a sideways shift `delta` of the body keeps every planted
-    /// foot within [`STOP_STRETCH`] (1 when all of it does).
-    pub(super) fn shift_room(&self, delta: Vec3) -> f32 {
-        self.stop_room(&Body {
-            position: self.body.position + delta,
-            ..self.body
-        })
+    /// foot within [`STOP_STRETCH`] (1 when all of it does); `now` is
+    /// [`strains_now`](Self::strains_now) for the body as it stands.
+    pub(super) fn shift_room(&self, delta: Vec3, now: &[Option<(f32, f32)>]) -> f32 {
+        self.stop_room(
+            &Body {
+                position: self.body.position + delta,
+                ..self.body
+            },
+            now,
+        )
     }
 
     /// How much of the way to `next` keeps every planted foot within
     /// [`STOP_STRETCH`], or one already past [`BRAKE_STRETCH`] within
     /// [`LOSS_STRETCH`] (1 when all of it does), taking stretch as linear
     /// along the way.
-    fn stop_room(&self, next: &Body) -> f32 {
+    fn stop_room(&self, next: &Body, now: &[Option<(f32, f32)>]) -> f32 {
         let mut scale = 1.0f32;
-        self.for_each_stretch(next, |now, after| {
+        self.for_each_stretch(now, next, |now, after| {
             // A foot already past the brake's aim got there by what the
             // brake does not foresee (the body rising over a crest with that
             // foot down in a gully, a hanging foot landing at the edge of its
@@ -249,10 +258,48 @@ impl Creature {
     ///
     /// Each (now, after) pair goes to `visit`: a callback rather than an
     /// iterator, since this runs several times a step for every foot and
-    /// a flattened iterator of pairs cost a tenth of the whole step.
-    fn for_each_stretch(&self, next: &Body, mut visit: impl FnMut(f32, f32)) {
-        let lag_limit = LAG_STEPS * self.spec.gait.step_threshold;
-        let up = self.body.up();
+    /// a flattened iterator of pairs cost a tenth of the whole step. `now`
+    /// is [`strains_now`](Self::strains_now), taken once for the body as it
+    /// stands rather than again by every caller.
+    fn for_each_stretch(
+        &self,
+        now: &[Option<(f32, f32)>],
+        next: &Body,
+        mut visit: impl FnMut(f32, f32),
+    ) {
+        let gauge = self.strain_gauge();
+        for ((leg, frame), now) in self.legs.iter().zip(&self.shared.frames).zip(now) {
+            let Some(now) = now else {
+                continue;
+            };
+            let after = gauge.strain(next, leg, frame);
+            visit(now.0, after.0);
+            visit(now.1, after.1);
+        }
+    }
+
+    /// Each leg's strain (see [`for_each_stretch`](Self::for_each_stretch))
+    /// for the body as it stands, into `out`: `None` for a foot in the air,
+    /// or, stranded, one no step would help (its foothold is where it
+    /// stands), which holds nothing back: carried out of reach, its leg
+    /// lets go and looks for ground further on.
+    pub(super) fn strains_now(&self, out: &mut Vec<Option<(f32, f32)>>) {
+        let gauge = self.strain_gauge();
+        let stranded = self.motion.stranded_left > 0.0;
+        out.clear();
+        out.extend(
+            self.legs
+                .iter()
+                .zip(&self.shared.frames)
+                .map(|(leg, frame)| {
+                    (leg.is_grounded() && !(stranded && !self.step_would_move(leg)))
+                        .then(|| gauge.strain(&self.body, leg, frame))
+                }),
+        );
+    }
+
+    /// What a foot's strain is measured by, this step.
+    fn strain_gauge(&self) -> StrainGauge {
         // A climber cresting steep open ground finds its footholds behind
         // its rest points, or to their side (nothing ahead is in reach
         // until its body has tipped over the crest; on a ridged peak the
@@ -267,49 +314,28 @@ impl Creature {
         // points in the air past the edge, and the brake held it still for
         // good (the octopod stopped at the top of the wall and on the
         // ceiling). Held still, it is relieved for a step's time.
-        let climber = self.spec.body.surface == super::Surface::Any
-            && (!self.among_walls || self.motion.held_relief_left > 0.0);
-        let forward = self.body.forward();
-        let strain = |body: &Body, leg: &super::Leg, frame: &super::state::LegFrame| {
-            let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;
-            let rest = body.to_world(frame.rest) - self.motion.sway;
-            let mut trail = (leg.foot - rest).reject_from_normalized(up).length();
-            if climber {
-                let short = if self.among_walls {
-                    (rest - leg.desired).dot(forward).max(0.0)
-                } else {
-                    (rest - leg.desired).reject_from_normalized(up).length()
-                };
-                trail = (trail - short).max(0.0);
-            }
-            (stretch, BRAKE_STRETCH * trail / lag_limit)
-        };
-        let stranded = self.motion.stranded_left > 0.0;
-        for (leg, frame) in self.legs.iter().zip(&self.shared.frames) {
-            // Stranded, a foot no step would help (its foothold is where it
-            // stands) holds nothing back: carried out of reach, its leg
-            // lets go and looks for ground further on.
-            if !leg.is_grounded() || (stranded && !self.step_would_move(leg)) {
-                continue;
-            }
-            let now = strain(&self.body, leg, frame);
-            let after = strain(next, leg, frame);
-            visit(now.0, after.0);
-            visit(now.1, after.1);
+        StrainGauge {
+            up: self.body.up(),
+            forward: self.body.forward(),
+            sway: self.motion.sway,
+            lag_limit: LAG_STEPS * self.spec.gait.step_threshold,
+            climber: self.spec.body.surface == super::Surface::Any
+                && (!self.among_walls || self.motion.held_relief_left > 0.0),
+            among_walls: self.among_walls,
         }
     }
 
     /// The fraction (0–1) of the commanded motion the body may move at now
     /// and still brake to a stop before a planted foot reaches
     /// [`BRAKE_STRETCH`].
-    fn stride_allowance(&self, speed: f32, turn: f32, dt: f32) -> f32 {
+    fn stride_allowance(&self, speed: f32, turn: f32, dt: f32, now: &[Option<(f32, f32)>]) -> f32 {
         if speed == 0.0 && turn == 0.0 {
             return 1.0;
         }
         let next = self.moved(speed * dt, turn * dt);
         let braking = self.braking_rate(speed, turn);
         let mut allowed = 1.0f32;
-        self.for_each_stretch(&next, |now, after| {
+        self.for_each_stretch(now, &next, |now, after| {
             let per_step = after - now;
             if per_step > 0.0 {
                 // Seconds of the commanded motion left before the stop.
@@ -417,11 +443,45 @@ impl Creature {
 
     /// How much of a step's motion keeps every planted foot within
     /// [`STOP_STRETCH`] (1 when all of it does).
-    fn overstretch_scale(&self, advance: f32, angle: f32) -> f32 {
+    fn overstretch_scale(&self, advance: f32, angle: f32, now: &[Option<(f32, f32)>]) -> f32 {
         if advance == 0.0 && angle == 0.0 {
             return 1.0;
         }
-        self.stop_room(&self.moved(advance, angle))
+        self.stop_room(&self.moved(advance, angle), now)
+    }
+}
+
+/// The body's frame and reliefs a foot's strain is measured in (see
+/// [`Creature::for_each_stretch`]): the same for every foot and every
+/// motion tried in a stage.
+struct StrainGauge {
+    up: Vec3,
+    forward: Vec3,
+    sway: Vec3,
+    lag_limit: f32,
+    climber: bool,
+    among_walls: bool,
+}
+
+impl StrainGauge {
+    /// A planted foot's stretch (its distance from its hip as a fraction of
+    /// the leg's reach) and its trail (behind its rest point, scaled so the
+    /// most it may trail sits at [`BRAKE_STRETCH`]) with the body at `body`.
+    fn strain(&self, body: &Body, leg: &super::Leg, frame: &super::state::LegFrame) -> (f32, f32) {
+        let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;
+        let rest = body.to_world(frame.rest) - self.sway;
+        let mut trail = (leg.foot - rest).reject_from_normalized(self.up).length();
+        if self.climber {
+            let short = if self.among_walls {
+                (rest - leg.desired).dot(self.forward).max(0.0)
+            } else {
+                (rest - leg.desired)
+                    .reject_from_normalized(self.up)
+                    .length()
+            };
+            trail = (trail - short).max(0.0);
+        }
+        (stretch, BRAKE_STRETCH * trail / self.lag_limit)
     }
 }
 

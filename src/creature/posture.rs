@@ -463,18 +463,21 @@ impl Creature {
         // be pulled out of reach: look ahead by the distance it needs to
         // stop. Stopping it dead at the limit instead jolted the body (a
         // crawl's lean of 0.2 m/s halted in one step: 17 m/s²).
+        self.strains_now(&mut scratch.strains);
         let speed = self.motion.sway_velocity.length();
         if speed > 0.0 {
             let stopping = self.motion.sway_velocity
                 * (SWAY_BRAKING_MARGIN * speed / (2.0 * SWAY_ACCELERATION));
-            if self.shift_room(stopping) < 1.0 || !self.keeps_support(stopping, scratch) {
+            if self.shift_room(stopping, &scratch.strains) < 1.0
+                || !self.keeps_support(stopping, scratch)
+            {
                 let slower = (speed - SWAY_ACCELERATION * dt).max(0.0);
                 self.motion.sway_velocity *= slower / speed;
             }
         }
         let mut shift = self.motion.sway_velocity * dt;
         // Leaning never pulls a planted foot out of reach.
-        let room = self.shift_room(shift);
+        let room = self.shift_room(shift, &scratch.strains);
         if room < 1.0 {
             shift *= room;
             self.motion.sway_velocity = Vec3::ZERO;

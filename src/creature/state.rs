@@ -226,6 +226,9 @@ pub(super) struct StepScratch {
     /// This step's tracking solves, a report per leg (see
     /// `Creature::track_legs`).
     pub tracked: Vec<Option<crate::ik::SolveReport>>,
+    /// Each leg's strain for the body as it stands, or `None` for a foot
+    /// that holds nothing back (see `Creature::strains_now` in `drive.rs`).
+    pub strains: Vec<Option<(f32, f32)>>,
 }
 
 /// The support polygon of a step's stability decisions and the space to
