@@ -292,7 +292,7 @@ impl Creature {
                 .iter()
                 .zip(&self.shared.frames)
                 .map(|(leg, frame)| {
-                    (leg.is_grounded() && !(stranded && !self.step_would_move(leg)))
+                    (leg.is_grounded() && (!stranded || self.step_would_move(leg)))
                         .then(|| gauge.strain(&self.body, leg, frame))
                 }),
         );
