@@ -715,24 +715,28 @@ fn the_octopod_rocking_astride_a_ridged_peak_steps_off_it() {
 /// Ridged noise 6 m high: with every foot hanging out of reach of the
 /// flanks, a spider (0.05, seed 4) walked off its starting peak into the
 /// air and on, 7 m over the ground on average, for 38 s of its 40, and an
-/// octopod (0.02, seed 2) rose 9 m. A body no foot holds up has no
-/// traction now and settles onto the ground under it.
+/// octopod (0.02, seed 2) rose 9 m. A body no foot has held up for a step's
+/// time has no traction now and settles onto the ground under it: off a
+/// steep flank's top it may fall for a moment farther than its legs reach,
+/// never for long.
 #[test]
 fn a_body_whose_feet_all_hang_settles_onto_the_ground_and_never_walks_on_air() {
     for (creature, seed, frequency) in [("spider", 4, 0.05), ("octopod", 2, 0.02)] {
         let spec = common::shipped_creature(creature);
         let highest = spec.body.height + spec.max_reach();
         let mut world = common::walking_world(spec, steep_ridges(seed, frequency));
-        let mut worst = f32::NEG_INFINITY;
+        let (mut worst, mut steps_beyond) = (f32::NEG_INFINITY, 0);
         for _ in 0..40 * 120 {
             world.step();
             let (centre, _) = body_pose(&world);
-            let nearest = world.terrain().world().closest_point(centre);
-            worst = worst.max(centre.distance(nearest));
+            let over = centre.distance(world.terrain().world().closest_point(centre));
+            worst = worst.max(over);
+            steps_beyond += usize::from(over > highest);
         }
         assert!(
-            worst <= highest,
-            "{creature} on seed {seed}: body {worst} m over the ground (most {highest})"
+            steps_beyond <= 120 && worst <= 2.0 * highest,
+            "{creature} on seed {seed}: {steps_beyond} steps farther than {highest} m from the \
+             ground, up to {worst} m"
         );
     }
 }

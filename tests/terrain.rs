@@ -290,6 +290,8 @@ proptest! {
         let p = Vec3::new(x, t.height(x, z) + height, z);
         let q = ground.closest_point(p);
         prop_assert!((q.y - t.height(q.x, q.z)).abs() < 1e-4, "{p} -> {q}, ground {} there", t.height(q.x, q.z));
+        let vertical = (p.y - t.height(x, z)).abs();
+        prop_assert!(q.distance(p) <= vertical + 1e-4, "{p} -> {q}: farther than the vertical's {vertical}");
     }
 }
 

@@ -20,7 +20,6 @@ pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
     let box_of = |k: usize| {
         boxes
             .get(k)
-            .filter(|_| k < legs.len())
             .copied()
             .unwrap_or_else(|| bounds(legs[k].chain.joints()))
     };
@@ -55,9 +54,10 @@ pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
     false
 }
 
-/// Legs whose boxes [`legs_cross`] keeps on the stack; more are boxed again
-/// for each pair.
-const CACHED_BOXES: usize = 16;
+/// Legs whose boxes [`legs_cross`] keeps on the stack: as many as a
+/// creature file may have (a creature built in code with more has the rest
+/// boxed again for each pair).
+const CACHED_BOXES: usize = crate::config::MAX_LEGS;
 
 /// Whether any bone of `leg` passes through the body box (`half` its
 /// half-extents). A first bone mounted inside the box must leave it (its
@@ -147,6 +147,41 @@ mod tests {
             Vec3::new(0.5, -0.3, -0.6),
         ]);
         assert!(legs_cross(&[a, crossing], LEG_GAP));
+    }
+
+    /// A row of legs side by side, each 0.1 m from the next, plus `extra`.
+    fn row_of_legs(count: usize, extra: Option<Leg>) -> Vec<Leg> {
+        let mut legs: Vec<Leg> = (0..count)
+            .map(|k| {
+                let x = 0.1 * k as f32;
+                leg(&[
+                    Vec3::new(x, 0.0, 0.0),
+                    Vec3::new(x, 0.2, -0.3),
+                    Vec3::new(x, -0.3, -0.5),
+                ])
+            })
+            .collect();
+        legs.extend(extra);
+        legs
+    }
+
+    #[test]
+    fn crossings_are_found_among_any_number_of_legs() {
+        // Past the legs whose boxes are kept, and past what a file may
+        // have: the last leg's foot reaches back across the first's shin.
+        for count in [3, 17, 70] {
+            let last = 0.1 * count as f32;
+            let crossing = leg(&[
+                Vec3::new(last, 0.0, 0.0),
+                Vec3::new(last, 0.2, -0.3),
+                Vec3::new(0.0, -0.05, -0.4),
+            ]);
+            assert!(!legs_cross(&row_of_legs(count, None), LEG_GAP), "{count}");
+            assert!(
+                legs_cross(&row_of_legs(count, Some(crossing)), LEG_GAP),
+                "{count}"
+            );
+        }
     }
 
     #[test]

@@ -147,9 +147,11 @@ impl Creature {
             (motion.held_relief_left - dt).max(0.0)
         };
         let short = if command > 0.0 {
-            // Backward counts against: a body rocking to and fro in place
-            // makes no progress, however far each swing takes it.
-            1.0 - (motion.progress / (command * dt)).min(1.0)
+            // Backward counts against, as much as forward counts for: a
+            // body rocking to and fro in place makes no progress, however
+            // far each swing takes it (and one guard's push back of a few
+            // centimetres does not outweigh a second's walk).
+            1.0 - (motion.progress / (command * dt)).clamp(-1.0, 1.0)
         } else {
             0.0
         };

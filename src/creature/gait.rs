@@ -253,7 +253,7 @@ impl Creature {
         if self.spec.statically_stable() && !self.stable_without(&chosen, duration, scratch) {
             // Wait while the body shifts over the feet that stay down, unless
             // it has waited long enough and a foot is holding it back, or the
-            // body stands still against its command, or has made no headway
+            // body stands still against its command, or has made no progress
             // for seconds (stranded): a creature that cannot find its balance
             // must still walk. (Astride a sharp crest the support brake stops
             // the body and no foot is stretched: waiting for a balance the

@@ -48,7 +48,7 @@ const SWAY_SHARE: f32 = 0.25;
 const BOB_SHARE: f32 = 0.015;
 /// Gap the height spring aims to keep under the body's corners (metres):
 /// well above [`BODY_CLEARANCE`], so the hard guard rarely has to act.
-const SPRING_CLEARANCE: f32 = 0.04;
+pub(super) const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 const BODY_CLEARANCE: f32 = 0.005;
 /// How near the shapes (metres) the hard guard searches the whole body box
@@ -107,6 +107,9 @@ pub struct BodyMotion {
     /// shortfall passed 95%, after about three seconds of making almost no
     /// headway): feet that no step would help no longer brake it.
     pub stranded_left: f32,
+    /// Seconds in a row, to the end of the last step, with no foot planted
+    /// (see `Creature::is_footless`).
+    pub footless_for: f32,
     /// Speed along the body's up from height regulation, m/s.
     pub lift_rate: f32,
     /// Angular velocity of tilt corrections, radians/s (world axis × rate).

@@ -159,7 +159,7 @@ pub(crate) struct GroundUnderBody {
 const RESTING_GAP: f32 = 0.01;
 /// How near the ground (metres) a footless body box counts as lying on it,
 /// and may crawl: twice the clearance the height spring keeps it at.
-const LYING_GAP: f32 = 0.08;
+const LYING_GAP: f32 = 2.0 * super::posture::SPRING_CLEARANCE;
 
 /// What every creature of one kind shares and never changes, derived once
 /// from its spec: a thousand creatures of a kind hold one.
@@ -343,18 +343,21 @@ impl Creature {
         (gap <= RESTING_GAP).then(|| self.body.position + under.offset - Vec3::Y * gap)
     }
 
-    /// Whether the body stands on open ground with no foot planted: it
-    /// settles onto the ground under it (see `update_posture`) until its
-    /// feet find footing.
+    /// Whether the body has stood on open ground with no foot planted for
+    /// longer than a step takes: not a hop or a run between footfalls, but
+    /// feet that find nothing to land on. It settles onto the ground under
+    /// it (see `update_posture`) until they find footing.
     pub(crate) fn is_footless(&self) -> bool {
-        !self.among_walls && !self.legs.iter().any(|leg| leg.is_grounded())
+        !self.among_walls && self.motion.footless_for > self.spec.gait.step_duration
     }
 
     /// Whether nothing holds the body up: footless (see
     /// [`is_footless`](Self::is_footless)) and not lying on the ground
     /// either. It has no traction to walk or turn with. (Its feet hanging
     /// out of reach of a ridged peak's flanks, a spider walked off the peak
-    /// into the air and on, 7 m over the ground, for 38 s.)
+    /// into the air and on, 7 m over the ground, for 38 s.) The gap is the
+    /// ground guard's from the end of the last step, when the body stood
+    /// where it stands now (the drive asks before anything moves it).
     pub(crate) fn is_unsupported(&self) -> bool {
         self.is_footless() && self.body.position.y + self.ground_under_body.gap_below > LYING_GAP
     }
@@ -664,6 +667,11 @@ impl Creature {
         events.travelled = moved.length();
         self.motion.headway = moved.length();
         self.motion.progress = moved.dot(self.body.forward()) * self.motion.speed_command.signum();
+        self.motion.footless_for = if self.legs.iter().any(|leg| leg.is_grounded()) {
+            0.0
+        } else {
+            self.motion.footless_for + dt
+        };
         events
     }
 }

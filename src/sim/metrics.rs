@@ -1,7 +1,7 @@
 //! The simulation's own quality figures: one struct read by the stats panel,
 //! the headless summary, the tests and the benchmarks.
 
-pub(super) use crate::math::{max_or_nan, min_or_nan};
+use crate::math::{max_or_nan, min_or_nan};
 use serde::Serialize;
 
 use super::motion::{MotionFigures, MotionMemory};

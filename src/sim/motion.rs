@@ -7,9 +7,9 @@
 
 use glam::{Vec2, Vec3};
 
-use super::metrics::{max_or_nan, min_or_nan};
 use crate::creature::{Creature, LEG_GAP, LegPhase, legs_cross, support_margin};
 use crate::geometry::ConvexHull;
+use crate::math::{max_or_nan, min_or_nan};
 use crate::terrain::GridOrigin;
 
 /// What one creature looked like in the previous steps: kept beside the

@@ -405,8 +405,9 @@ impl Heightfield {
         Some(top)
     }
 
-    /// The highest grid point (i, j) with `lo` ≤ (i, j) ≤ `hi` (inclusive),
-    /// read chunk by chunk: one cache look-up a chunk, not a point.
+    /// The height of the highest grid point (i, j) with `lo` ≤ (i, j) ≤ `hi`
+    /// (inclusive), read chunk by chunk: one cache look-up a chunk, not a
+    /// point.
     fn grid_max(&self, lo: (i64, i64), hi: (i64, i64)) -> f32 {
         let (shift, n) = (self.chunk_shift, self.chunk_cells);
         let stride = (n + 1) as usize;
@@ -737,16 +738,19 @@ impl<'a> Ground<'a> {
 
     /// The point of the surface nearest `p` (a few steps along the
     /// distance's gradient; exact on planes and on every shape's faces; on
-    /// open ground, on the ground and never farther than straight below).
+    /// open ground, on the ground and never farther than the ground on the
+    /// vertical through `p`).
     pub fn closest_point(&self, p: Vec3) -> Vec3 {
         if !p.is_finite() {
             return p;
         }
         let mut q = p;
+        let mut converged = false;
         for _ in 0..4 {
             let (d, n) = self.distance_and_normal(q);
             if d.abs() < 1e-5 {
-                return q;
+                converged = true;
+                break;
             }
             q -= n * d;
         }
@@ -754,8 +758,9 @@ impl<'a> Ground<'a> {
             // The ground's distance is a bound near a sharp crest, and the
             // steps can stop a few centimetres off it (an octopod's foothold
             // 4 cm over a ridged flank, stepped to and never landed on): the
-            // ground under the last step, or under `p` if that is nearer
-            // (the steps may have crossed the crest), both on it.
+            // ground on the vertical through the last step, or through `p`
+            // if that is nearer (the steps may have crossed the crest), both
+            // on it.
             let under_step = self.project_down(q).point;
             let under_p = self.project_down(p).point;
             return if under_step.distance(p) <= under_p.distance(p) {
@@ -764,7 +769,7 @@ impl<'a> Ground<'a> {
                 under_p
             };
         }
-        if self.signed_distance(q).abs() < 1e-3 {
+        if converged || self.signed_distance(q).abs() < 1e-3 {
             return q;
         }
         // Where a carve meets an addition the distance is only a bound,
