@@ -660,6 +660,17 @@ fn a_planted_foot_whose_knee_stays_in_a_flank_is_let_go() {
     assert_clean_on_ridges(&[("octopod", 5)], 0.05);
 }
 
+/// A foot let go because its leg no longer reaches it starts its swing
+/// where the leg's end was, lifted onto the ground: that point was out of
+/// reach, and the leg's end stayed under the ground for the step (the
+/// centipede's 17 mm into a ridged flank at 0.04, seed 0). It is drawn
+/// back within reach as well now.
+#[test]
+fn a_foot_let_go_out_of_reach_starts_on_the_ground_within_reach() {
+    let s = on_ridges("centipede", 0, 0.04);
+    assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
+}
+
 /// `creature` driven forward 40 s on ridges of `frequency` and `seed`.
 fn on_ridges(creature: &str, seed: u32, frequency: f32) -> Summary {
     common::drive(

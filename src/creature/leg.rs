@@ -84,6 +84,13 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
 /// nearest the leg reaches is let go (see `let_go_if_out_of_reach`).
 const CRAMPED_MARGIN: f32 = 0.05;
 
+/// Times a foot let go on open ground is lifted onto the ground and drawn
+/// back within reach, to find a start both on the ground and in reach.
+const ONTO_GROUND_STEPS: usize = 3;
+/// The share of its reach that start is drawn back within: just short of
+/// straight, so the foot moves no farther than it must.
+const ONTO_GROUND_REACH: f32 = 0.999;
+
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
 /// knees find no room out of the surface.
 const DRAWN_IN_REACH: [f32; 3] = [0.85, 0.7, 0.55];
@@ -506,7 +513,19 @@ impl Creature {
         // once: the knee must come out now.
         let continuous = !terrain.has_shapes() && !knee_stuck;
         let start = if continuous {
-            off_surface(terrain, leg.chain.end(), 0.0)
+            // Where the leg's end is, lifted onto the ground and back within
+            // the leg's reach: lifted alone, it was out of reach (that is
+            // why it was let go), and the leg's end stayed under the ground
+            // for the step (a centipede's foot 17 mm into a ridged flank).
+            let mut start = leg.chain.end();
+            for _ in 0..ONTO_GROUND_STEPS {
+                start = within_reach(
+                    hip,
+                    off_surface(terrain, start, 0.0),
+                    ONTO_GROUND_REACH * reach,
+                );
+            }
+            off_surface(terrain, start, 0.0)
         } else {
             from
         };
