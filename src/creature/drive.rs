@@ -128,6 +128,14 @@ impl Creature {
         self.motion.held_for >= HELD_DELAY
     }
 
+    /// Whether the body counts as stranded: it made almost no progress the
+    /// way it is told to go for about three seconds (see
+    /// [`update_reliefs`](Self::update_reliefs)), or did within the last
+    /// second.
+    pub(super) fn is_stranded(&self) -> bool {
+        self.motion.stranded_left > 0.0
+    }
+
     /// Before the drive, from the last step's command and headway: the
     /// reliefs that free a body its own brakes hold still for good. Held
     /// (see [`is_held`](Self::is_held)), it gets
@@ -287,7 +295,7 @@ impl Creature {
     /// lets go and looks for ground further on.
     pub(super) fn strains_now(&self, out: &mut Vec<Option<(f32, f32)>>) {
         let gauge = self.strain_gauge();
-        let stranded = self.motion.stranded_left > 0.0;
+        let stranded = self.is_stranded();
         out.clear();
         out.extend(
             self.legs

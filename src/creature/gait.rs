@@ -268,7 +268,7 @@ impl Creature {
                 .any(|c| c.leg == first && c.urgency >= 5.0);
             // Standing up only: on its side on a flank, a foot lifted off
             // its balance left the octopod hanging by its legs there.
-            let stranded = self.motion.stranded_left > 0.0 && self.body.up().y > 0.5;
+            let stranded = self.is_stranded() && self.body.up().y > super::posture::STANDING_UP;
             if !((urgent || self.is_held() || stranded)
                 && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
             {

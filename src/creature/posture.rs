@@ -56,6 +56,10 @@ const BODY_CLEARANCE: f32 = 0.005;
 /// spring's clearance, a body held 4–10 cm off a wall by its feet halved its
 /// faces a hundred times a step, a fifth of a climb's cost.)
 const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
+/// A body whose up's world y is at least this stands up (its up within 60°
+/// of world up): the height spring and the guard raise it straight up, and
+/// stranded it may step off its balance. Below it, it is on its side.
+pub(super) const STANDING_UP: f32 = 0.5;
 /// The height spring rises for a surface only when its normal leans toward
 /// the body's up by more than this cosine (about 75°).
 const FACING_UP: f32 = 0.25;
@@ -331,7 +335,7 @@ impl Creature {
         // side rises along the ground's normal, which bounds nothing: exact.
         let margin = if solid {
             SPRING_CLEARANCE
-        } else if up.y >= 0.5 {
+        } else if up.y >= STANDING_UP {
             // Standing up it rises straight up, and a gap `g` asks for
             // (SPRING_CLEARANCE - g) / up.y: no more than the feet do above
             // this.
@@ -372,13 +376,13 @@ impl Creature {
             }
             error = error.max(clearance_error);
         }
-        let mut shortfall = |p: Vec3, clearance: f32| {
-            if solid {
-                // Along the surface's normal, whichever way it faces (looked
-                // up only for a corner that is short). A face across the
-                // body's up (a wall met nose first) is no reason to rise:
-                // rising does not take the body off it, and the spring
-                // lifted a climber up a wall's face out of its legs' reach.
+        if solid {
+            // Along the surface's normal, whichever way it faces (looked up
+            // only for a point that is short). A face across the body's up (a
+            // wall met nose first) is no reason to rise: rising does not take
+            // the body off it, and the spring lifted a climber up a wall's
+            // face out of its legs' reach.
+            let mut shortfall = |p: Vec3, clearance: f32| {
                 let short = clearance - terrain.signed_distance(p);
                 if short > 0.0 {
                     let facing = terrain.normal_at(p).dot(up);
@@ -386,12 +390,7 @@ impl Creature {
                         error = error.max(short / facing.max(0.5));
                     }
                 }
-            } else {
-                let short = terrain.height(p.x, p.z) + clearance - p.y;
-                error = error.max(short / up.y.max(0.5));
-            }
-        };
-        if solid {
+            };
             // Among shapes, at the point of the box nearest the ground and
             // at its corners and under its hips: rounding a wall's top the
             // body rests on the edge between its corners (the octopod's
@@ -666,7 +665,7 @@ impl Creature {
 /// ground's cell-to-cell normals shoved them sideways at 30 m/s², and a
 /// centipede on 6 m ridges crept at half its speed.)
 fn clearance_axis(terrain: &Ground<'_>, at: Vec3, up: Vec3) -> (Vec3, f32) {
-    let on_side = ((0.5 - up.y) / 0.3).clamp(0.0, 1.0);
+    let on_side = ((STANDING_UP - up.y) / 0.3).clamp(0.0, 1.0);
     if on_side == 0.0 {
         return (Vec3::Y, 1.0);
     }

@@ -338,9 +338,9 @@ impl Creature {
         if self.among_walls {
             return None;
         }
-        let under = &self.ground_under_body;
-        let gap = self.body.position.y + under.gap_below;
-        (gap <= RESTING_GAP).then(|| self.body.position + under.offset - Vec3::Y * gap)
+        let gap = self.gap_under_body();
+        (gap <= RESTING_GAP)
+            .then(|| self.body.position + self.ground_under_body.offset - Vec3::Y * gap)
     }
 
     /// Whether the body has stood on open ground with no foot planted for
@@ -355,11 +355,17 @@ impl Creature {
     /// [`is_footless`](Self::is_footless)) and not lying on the ground
     /// either. It has no traction to walk or turn with. (Its feet hanging
     /// out of reach of a ridged peak's flanks, a spider walked off the peak
-    /// into the air and on, 7 m over the ground, for 38 s.) The gap is the
-    /// ground guard's from the end of the last step, when the body stood
-    /// where it stands now (the drive asks before anything moves it).
+    /// into the air and on, 7 m over the ground, for 38 s.)
     pub(crate) fn is_unsupported(&self) -> bool {
-        self.is_footless() && self.body.position.y + self.ground_under_body.gap_below > LYING_GAP
+        self.is_footless() && self.gap_under_body() > LYING_GAP
+    }
+
+    /// The least vertical gap between the body box and the open ground the
+    /// ground guard last found, at the body's height now (the guard's
+    /// records hold across a lift; across a move or a turn they are the
+    /// last step's, which is where the body stood when the drive asks).
+    fn gap_under_body(&self) -> f32 {
+        self.body.position.y + self.ground_under_body.gap_below
     }
 
     /// `feet`, with the ground the body rests on (see
