@@ -400,31 +400,42 @@ impl Projection {
     }
 
     /// The grid rectangle (first column, last column, first row, last row)
-    /// a ball of `radius` about `centre` can cover in the perspective view,
-    /// conservatively; `None` when it is wholly behind the camera or beyond
-    /// `far`.
-    pub fn ball_rect(&self, centre: Vec3, radius: f32, far: f32) -> Option<[f32; 4]> {
-        let depth = (centre - self.origin).dot(self.forward);
-        if depth + radius < NEAR || depth - radius > far {
+    /// the convex hull of `corners` can cover in the perspective view, and
+    /// the nearest depth any of it stands at; `None` when it is wholly
+    /// behind the camera or beyond `far`.
+    ///
+    /// With every corner in front of the camera the hull's image is the
+    /// hull of the corners' images (a perspective projection keeps convex
+    /// sets convex there), so their bounding rectangle is exact; a hull
+    /// reaching past the camera's plane may cover anything.
+    pub fn hull_rect(&self, corners: &[Vec3], far: f32) -> Option<([f32; 4], f32)> {
+        let depths = corners.iter().map(|&c| (c - self.origin).dot(self.forward));
+        let (nearest, farthest) = depths.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), d| {
+            (lo.min(d), hi.max(d))
+        });
+        if !(farthest >= NEAR && nearest <= far) {
             return None;
         }
-        let whole = [0.0, self.width, 0.0, self.height];
-        // Reaching past the camera's plane: it may cover anything.
-        if depth - radius <= NEAR {
-            return Some(whole);
+        if nearest <= NEAR {
+            return Some(([0.0, self.width, 0.0, self.height], nearest));
         }
-        let (col, row, _) = self.project(centre)?;
-        // The ball's silhouette is at most radius / (depth − radius) wide
-        // in units of the view plane at distance one.
-        let spread = radius / (depth - radius);
-        let half_cols = spread / (self.tan_half_fov * self.aspect) * 0.5 * self.width;
-        let half_rows = spread / self.tan_half_fov * 0.5 * self.height;
-        Some([
-            col - half_cols,
-            col + half_cols,
-            row - half_rows,
-            row + half_rows,
-        ])
+        let mut rect = [
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        for &corner in corners {
+            // In front of the camera (checked above), so it projects.
+            let (col, row, _) = self.project(corner)?;
+            rect = [
+                rect[0].min(col),
+                rect[1].max(col),
+                rect[2].min(row),
+                rect[3].max(row),
+            ];
+        }
+        Some((rect, nearest))
     }
 
     /// Whether anything within `radius` metres of world point `p` can land

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use super::shapes::ShapeIndex;
-use super::{Shape, TerrainSpec};
+use super::{Shape, Span, TerrainSpec};
 
 mod box_gap;
 pub use box_gap::BoxGap;
@@ -683,14 +683,15 @@ impl<'a> Ground<'a> {
         (ground, Nearest::Ground(normal))
     }
 
-    /// Every shape's index, centre in this local frame, bounding radius and
-    /// whether it carves (for views that cull them).
-    pub fn shape_bounds(&self) -> impl Iterator<Item = (u32, Vec3, f32, bool)> + '_ {
+    /// Every shape's index, the corners of a box holding it in this local
+    /// frame, and whether it carves (for views that cull them).
+    pub fn shape_hulls(&self) -> impl Iterator<Item = (u32, [Vec3; 8], bool)> + '_ {
         let offset = self.offset();
-        self.field.shapes.iter().enumerate().map(move |(i, s)| {
-            let i = i as u32;
-            (i, s.center - offset, self.field.index.radius(i), s.subtract)
-        })
+        self.field
+            .shapes
+            .iter()
+            .enumerate()
+            .map(move |(i, s)| (i as u32, s.corners().map(|c| c - offset), s.subtract))
     }
 
     /// Whether any shape may stand over or under local (x, z) (a quick
@@ -951,6 +952,17 @@ impl<'a> Ground<'a> {
             |visit| shapes.iter().for_each(|&i| visit(i)),
             |from, to| (ground < to).then_some(ground.max(from)),
         )
+    }
+
+    /// Where a ray from local `origin` along unit `direction` is inside
+    /// shape `i` (see [`Shape::span`]).
+    pub fn shape_span(&self, i: u32, origin: Vec3, direction: Vec3) -> Option<Span> {
+        self.field.shapes[i as usize].span(origin + self.offset(), direction)
+    }
+
+    /// Shape `i`'s outward unit normal nearest local `p` (see [`Shape::normal`]).
+    pub fn shape_normal(&self, i: u32, p: Vec3) -> Vec3 {
+        self.field.shapes[i as usize].normal(p + self.offset())
     }
 
     /// Where the ray first meets the ground between `from` and `to` along

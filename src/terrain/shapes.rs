@@ -160,6 +160,15 @@ impl Shape {
         }
     }
 
+    /// The corners of a box holding the whole shape, in the world: its own
+    /// box for a box; for a ball or a cylinder, the box they are inscribed in.
+    pub fn corners(&self) -> [Vec3; 8] {
+        std::array::from_fn(|k| {
+            let sign = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+            self.world_point(self.half * Vec3::new(sign(1), sign(2), sign(4)))
+        })
+    }
+
     /// Radius of a ball about the centre holding the whole shape.
     pub fn bounding_radius(&self) -> f32 {
         match self.kind {
