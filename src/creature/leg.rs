@@ -7,7 +7,9 @@ use glam::Vec3;
 
 use super::drive::STOP_STRETCH;
 use super::footholds::reach_needed;
-use super::swing::{HANGING_REACH, SWING_REACH, off_surface, swing_on, within_reach};
+use super::swing::{
+    HANGING_REACH, SWING_REACH, off_surface, onto_ground_within_reach, swing_on, within_reach,
+};
 use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, JointLimit, LANES, LaneJob, SolveParams, SolveReport, Solver,
@@ -83,13 +85,6 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
 /// A planted foot its leg misses within this fraction of its reach of the
 /// nearest the leg reaches is let go (see `let_go_if_out_of_reach`).
 const CRAMPED_MARGIN: f32 = 0.05;
-
-/// Times a foot let go on open ground is lifted onto the ground and drawn
-/// back within reach, to find a start both on the ground and in reach.
-const ONTO_GROUND_STEPS: usize = 3;
-/// The share of its reach that start is drawn back within: just short of
-/// straight, so the foot moves no farther than it must.
-const ONTO_GROUND_REACH: f32 = 0.999;
 
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
 /// knees find no room out of the surface.
@@ -517,15 +512,7 @@ impl Creature {
             // the leg's reach: lifted alone, it was out of reach (that is
             // why it was let go), and the leg's end stayed under the ground
             // for the step (a centipede's foot 17 mm into a ridged flank).
-            let mut start = leg.chain.end();
-            for _ in 0..ONTO_GROUND_STEPS {
-                start = within_reach(
-                    hip,
-                    off_surface(terrain, start, 0.0),
-                    ONTO_GROUND_REACH * reach,
-                );
-            }
-            off_surface(terrain, start, 0.0)
+            onto_ground_within_reach(terrain, hip, reach, leg.chain.end(), 0.0)
         } else {
             from
         };

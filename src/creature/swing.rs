@@ -180,8 +180,7 @@ fn follow(terrain: &Ground<'_>, previous: Vec3, wanted: Vec3, dt: f32) -> Vec3 {
 /// How far a foot at `from` goes toward `wanted` (raised to `least` off
 /// the ground on the way) and stays within `reach` of `hip`: the farthest
 /// of a few points along the way that does, or `from` itself (where the
-/// foot is: waiting there moves nothing, even when the body has carried
-/// the hip out of its reach).
+/// foot is: waiting there moves nothing) while it is in reach.
 fn reachable_part(
     terrain: &Ground<'_>,
     hip: Vec3,
@@ -196,7 +195,42 @@ fn reachable_part(
             return point;
         }
     }
-    from
+    if from.distance(hip) <= reach {
+        return from;
+    }
+    // The body has carried the hip out of reach of where the foot waits:
+    // a leg pointing straight at it lays its end in the peak between (an
+    // octopod's foot 7 mm into a ridged crest, 18 mm short of its target).
+    onto_ground_within_reach(terrain, hip, reach, from, least)
+}
+
+/// Times a point is lifted `least` off the ground and drawn back within
+/// reach, to find one both off the ground and in reach.
+const ONTO_GROUND_STEPS: usize = 3;
+/// The share of its reach that point is drawn back within: just short of
+/// straight, so the foot moves no farther than it must.
+const ONTO_GROUND_REACH: f32 = 0.999;
+
+/// `point` on open ground, lifted `least` off the ground and drawn back
+/// within `reach` of `hip` in turn, a few times: where a foot whose leg
+/// no longer reaches it goes. Lifted alone it stays out of reach, and the
+/// leg's end, short of it, under the ground.
+pub(super) fn onto_ground_within_reach(
+    terrain: &Ground<'_>,
+    hip: Vec3,
+    reach: f32,
+    point: Vec3,
+    least: f32,
+) -> Vec3 {
+    let mut point = point;
+    for _ in 0..ONTO_GROUND_STEPS {
+        point = within_reach(
+            hip,
+            off_surface(terrain, point, least),
+            ONTO_GROUND_REACH * reach,
+        );
+    }
+    off_surface(terrain, point, least)
 }
 
 /// `point`, brought within `most` of `hip` along the line between them.
@@ -420,9 +454,18 @@ mod tests {
             (part - Vec3::new(0.875, level + 0.02, 0.0)).length() < 1e-5,
             "{part}"
         );
-        // Nothing along the way in reach: the foot waits where it is.
-        let short = reachable_part(&ground, hip, 0.5, from, far, 0.02);
+        // Nothing along the way in reach: the foot waits where it is
+        // while its leg reaches it.
+        let short = reachable_part(&ground, hip, 0.71, from, far, 0.02);
         assert_eq!(short, from);
+        // Once the hip is carried out of reach of it too, the foot comes
+        // back within reach, still off the ground, rather than leave its
+        // leg pointing straight at it (the leg's end short of it, and
+        // under the ground wherever the ground rises between).
+        let back = reachable_part(&ground, hip, 0.6, from, far, 0.02);
+        assert!(back.distance(hip) <= 0.6, "{back}");
+        assert!(back.y >= level + 0.02 - 1e-6, "{back}");
+        assert!(back.distance(from) < 0.2, "{back}");
     }
 
     #[test]
