@@ -440,7 +440,9 @@ impl ShapeIndex {
             let dv = (-v).max(v - rows).max(0.0);
             return (&[], Vec2::new(du, dv).length() * self.cell);
         }
-        let (column, row) = (u as usize, v as usize);
+        // In the grid (checked above), so below 2³²: the narrower cast
+        // is the cheaper one and truncates the same.
+        let (column, row) = (u as u32 as usize, v as u32 as usize);
         let (fu, fv) = (u - column as f32, v - row as f32);
         let edge = fu.min(1.0 - fu).min(fv).min(1.0 - fv) * self.cell;
         let (start, end) = self.ranges[row * self.columns + column];
