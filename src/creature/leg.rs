@@ -481,7 +481,12 @@ impl Creature {
         let cramped =
             missed_it && hip.distance(leg.foot) < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
         let knee_stuck = knee < -KNEE_CLEARANCE;
-        if !(out_of_reach || cramped || knee_stuck) {
+        // So is one the leg misses with no pose out of the body: the body
+        // has come over it (a two-bone leg, its hip carried in over its
+        // foot, missed it by up to 17 mm from the rest pose and from its
+        // last, and the foot slipped as much).
+        let under_body = missed_it && leg.enters_body;
+        if !(out_of_reach || cramped || knee_stuck || under_body) {
             return false;
         }
         // Drawn in along a line through a bump, the foot would start its
