@@ -694,17 +694,13 @@ impl<'a> Ground<'a> {
             .map(move |(i, s)| (i as u32, s.corners().map(|c| c - offset), s.subtract))
     }
 
-    /// Whether any shape may stand over or under local (x, z) (a quick
-    /// test: false means the ground alone is there).
+    /// Whether any shape stands over or under local (x, z): false means
+    /// the ground alone is there.
     pub fn shapes_near(&self, x: f32, z: f32) -> bool {
         let world = Vec3::new(x, 0.0, z) + self.offset();
         let (near, _) = self.field.index.near(world.x, world.z);
-        near.iter().any(|&i| {
-            let shape = &self.field.shapes[i as usize];
-            let radius = self.field.index.radius(i);
-            Vec2::new(world.x - shape.center.x, world.z - shape.center.z).length_squared()
-                <= radius * radius
-        })
+        near.iter()
+            .any(|&i| self.field.shapes[i as usize].footprint_contains(world.x, world.z))
     }
 
     /// Whether `p` is inside the solid: the last shape in file order that

@@ -125,6 +125,18 @@ impl Shape {
         }
     }
 
+    /// Whether the vertical line through world (`x`, `z`) meets the shape:
+    /// (x, z) is on its footprint seen from above.
+    pub fn footprint_contains(&self, x: f32, z: f32) -> bool {
+        let q = self.local(Vec3::new(x, self.center.y, z));
+        match self.kind {
+            ShapeKind::Box => q.x.abs() <= self.half.x && q.z.abs() <= self.half.z,
+            ShapeKind::Sphere | ShapeKind::Cylinder => {
+                Vec2::new(q.x, q.z).length_squared() <= self.half.x * self.half.x
+            }
+        }
+    }
+
     /// Whether `p` is inside (or on) the shape.
     #[inline]
     pub fn contains(&self, p: Vec3) -> bool {
@@ -330,6 +342,37 @@ mod tests {
             }
             // A ray that passes far away misses.
             assert!(s.span(origin, Vec3::Y).is_none(), "{:?}", s.kind);
+        }
+    }
+
+    /// The footprint is where a vertical line meets the shape, on a grid
+    /// of lines across and around each kind (a box turned too).
+    #[test]
+    fn the_footprint_is_where_a_vertical_line_meets_the_shape() {
+        for s in [
+            shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7),
+            shape(ShapeKind::Sphere, Vec3::splat(1.5), 0.0),
+            shape(ShapeKind::Cylinder, Vec3::new(1.2, 2.0, 1.2), 0.3),
+        ] {
+            let (mut inside, mut outside) = (0, 0);
+            for i in -40..=40 {
+                for k in -40..=40 {
+                    let (x, z) = (1.0 + i as f32 * 0.0731, -3.0 + k as f32 * 0.0731);
+                    let line = s.span(Vec3::new(x, 50.0, z), -Vec3::Y).is_some();
+                    assert_eq!(
+                        s.footprint_contains(x, z),
+                        line,
+                        "{:?} at ({x}, {z})",
+                        s.kind
+                    );
+                    if line { inside += 1 } else { outside += 1 }
+                }
+            }
+            assert!(
+                inside > 100 && outside > 100,
+                "{:?}: {inside} {outside}",
+                s.kind
+            );
         }
     }
 
