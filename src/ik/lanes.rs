@@ -129,17 +129,19 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
             }
         }
         let moving = BVec4A::new(active[0], active[1], active[2], active[3]);
-        let (mut nx, mut ny, mut nz) = (x, y, z);
         let failed = if kind == SolverKind::Fabrik {
-            pass(&mut nx, &mut ny, &mut nz, &lengths, target, last)
+            let (mut nx, mut ny, mut nz) = (x, y, z);
+            let failed = pass(&mut nx, &mut ny, &mut nz, &lengths, target, last);
+            for k in 1..count {
+                x[k] = Vec4::select(moving, nx[k], x[k]);
+                y[k] = Vec4::select(moving, ny[k], y[k]);
+                z[k] = Vec4::select(moving, nz[k], z[k]);
+            }
+            failed
         } else {
-            sweep(&mut nx, &mut ny, &mut nz, target, epsilon_sq, moving, last)
+            // A sweep turns only the moving lanes: in place.
+            sweep(&mut x, &mut y, &mut z, target, epsilon_sq, moving, last)
         };
-        for k in 1..count {
-            x[k] = Vec4::select(moving, nx[k], x[k]);
-            y[k] = Vec4::select(moving, ny[k], y[k]);
-            z[k] = Vec4::select(moving, nz[k], z[k]);
-        }
         let previous = error;
         error = Vec4::select(moving, distance(&x, &y, &z), error);
         let failed = failed.bitmask();
@@ -207,9 +209,10 @@ fn pass(
     failed
 }
 
-/// One CCD sweep in every lane (see `ccd::turn_f32` and the tracking
-/// solve's sweep, whose arithmetic this repeats): the lanes, among
-/// `moving`, where a turn would be within about 0.1° of a half turn.
+/// One CCD sweep in the `moving` lanes (see `ccd::turn_f32` and the
+/// tracking solve's sweep, whose arithmetic this repeats; the other lanes
+/// keep their poses): the lanes, among `moving`, where a turn would be
+/// within about 0.1° of a half turn.
 fn sweep(
     x: &mut Coordinate,
     y: &mut Coordinate,
@@ -231,7 +234,7 @@ fn sweep(
         let dot = ex * tx + ey * ty + ez * tz;
         let opposite = dot.cmplt(Vec4::splat(-1.0 + 1e-6) * lengths) & usable & moving;
         failed |= opposite;
-        let turning = usable & !opposite;
+        let turning = usable & !opposite & moving;
         let (cx, cy, cz) = (ey * tz - ty * ez, ez * tx - tz * ex, ex * ty - tx * ey);
         let r = (lengths * (lengths + dot)).recip();
         let inv_lengths = r * (lengths + dot);
