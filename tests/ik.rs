@@ -1340,6 +1340,41 @@ proptest! {
     }
 }
 
+/// Four CCD legs whose targets moved by different amounts take different
+/// numbers of sweeps: the one sweeping longest goes on alone once the
+/// others are done, and still comes out as it would alone.
+#[test]
+fn a_ccd_leg_left_sweeping_alone_in_lanes_matches_its_solve_alone() {
+    let jobs: Vec<_> = [0.01, 0.05, 0.15, 0.3]
+        .into_iter()
+        .enumerate()
+        .map(|(k, moved)| {
+            let mut chain = leg();
+            chain.set_root(Vec3::new(k as f32, 0.0, 0.0));
+            let target = chain.end() + Vec3::new(-0.6, 0.5, 0.3) * moved;
+            let params = params_for(&chain, Some(chain.root() + Vec3::Y));
+            (chain, SolverKind::Ccd, target, params)
+        })
+        .collect();
+    let sweeps: Vec<u32> = jobs
+        .iter()
+        .map(|(chain, kind, target, params)| {
+            let mut alone = chain.clone();
+            solve_tracking(*kind, &mut alone, *target, params)
+                .expect("a tracking solve")
+                .iterations
+        })
+        .collect();
+    // One sweeps longer than all the rest (the case the hand-off takes).
+    let longest = sweeps.iter().copied().max().unwrap_or(0);
+    assert_eq!(
+        sweeps.iter().filter(|&&s| s == longest).count(),
+        1,
+        "{sweeps:?}"
+    );
+    assert_lanes_match_one_by_one(jobs);
+}
+
 #[test]
 fn lanes_take_chains_of_any_length_and_solver_and_empty_slots() {
     let job = |chain: Chain, kind: SolverKind, target: [f32; 3]| {

@@ -120,7 +120,26 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
             results[l] = Some(0);
         }
     }
-    while active.iter().any(|a| *a) {
+    loop {
+        let left = active.iter().filter(|a| **a).count();
+        if left == 0 {
+            break;
+        }
+        if left == 1 && kind == SolverKind::Ccd {
+            // One leg still sweeping pays for four in lanes: it goes on
+            // alone. The same arithmetic, so the same pose. (Not FABRIK,
+            // whose pass alone turns a bone with no direction where the
+            // lanes stop.)
+            let l = active.iter().position(|a| *a).expect("one lane is left");
+            if let Some(t) = lanes[l].as_mut() {
+                for k in 0..count {
+                    t.pose[k] = glam::Vec3A::new(x[k][l], y[k][l], z[k][l]);
+                }
+                results[l] = t.iterate_on(iterations[l], error[l]);
+                together[l] = false;
+            }
+            break;
+        }
         for l in 0..LANES {
             if active[l] && iterations[l] == budget[l] {
                 active[l] = false;

@@ -161,11 +161,18 @@ impl Tracked {
     /// improving (what frees a stalled chain, a nudge or restarts, is the
     /// general solver's).
     pub fn iterate(&mut self) -> Option<u32> {
+        let error = self.pose[self.joint_count - 1].distance(self.to_target);
+        self.iterate_on(0, error)
+    }
+
+    /// [`Tracked::iterate`] from a pose `done` passes (or sweeps) along,
+    /// whose end is `error` from the target: how many it took in all.
+    pub fn iterate_on(&mut self, done: u32, error: f32) -> Option<u32> {
         let last = self.joint_count - 1;
         let pose = &mut self.pose[..self.joint_count];
         let lengths = &self.lengths[..last];
-        let mut error = pose[last].distance(self.to_target);
-        let mut iterations = 0;
+        let mut error = error;
+        let mut iterations = done;
         let mut fallback = self.to_target;
         while error > self.aim {
             if iterations == self.budget {
