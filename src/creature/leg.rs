@@ -10,7 +10,7 @@ use super::footholds::reach_needed;
 use super::swing::{
     HANGING_REACH, SWING_REACH, off_surface, onto_ground_within_reach, swing_on, within_reach,
 };
-use super::{Body, Creature, LegSpec, chain_enters_body, leg_enters_body};
+use super::{Body, Creature, CreatureSpec, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
     Chain, Fabrik, IkError, JointLimit, LANES, LaneJob, SolveParams, SolveReport, Solver,
     SolverKind, Termination, solve_tracking, solve_tracking_lanes,
@@ -382,6 +382,19 @@ fn solve_with(
     }
 }
 
+/// Leg `i`'s hip, where its chain is rooted this step, and what its solve
+/// is asked, for a creature of `spec` whose body is `body`.
+fn solve_params(spec: &CreatureSpec, body: &Body, i: usize) -> (Vec3, SolveParams) {
+    let leg_spec = &spec.legs[i];
+    let params = SolveParams {
+        tolerance: spec.solver.tolerance,
+        max_iterations: spec.solver.max_iterations,
+        pole: leg_spec.pole.map(|p| body.to_world(p)),
+        end_direction: None,
+    };
+    (body.to_world(leg_spec.mount), params)
+}
+
 /// A planted foot its leg misses by more than this (metres), out of its
 /// reach, is not standing: the leg lets go and hangs (see
 /// [`Leg::hanging`]).
@@ -391,14 +404,7 @@ impl Creature {
     /// Leg `i`'s hip, where its chain is rooted this step, and what its
     /// solve is asked.
     fn leg_solve_params(&self, i: usize) -> (Vec3, SolveParams) {
-        let leg_spec = &self.spec.legs[i];
-        let params = SolveParams {
-            tolerance: self.spec.solver.tolerance,
-            max_iterations: self.spec.solver.max_iterations,
-            pole: leg_spec.pole.map(|p| self.body.to_world(p)),
-            end_direction: None,
-        };
-        (self.body.to_world(leg_spec.mount), params)
+        solve_params(&self.spec, &self.body, i)
     }
 
     /// Before the legs' solves: roots every chain at its hip and runs the
@@ -408,24 +414,47 @@ impl Creature {
     /// each leg on its own, bit for bit: the octopod's step (CCD, six
     /// sweeps a leg) costs 9% less; FABRIK's two passes gain about what
     /// gathering the lanes costs.
+    ///
+    /// Lanes run until their slowest leg is done, so with more legs than
+    /// lanes planted feet (which moved least since the last pose) share
+    /// lanes, and feet in the air share theirs: an octopod's lanes each
+    /// held two of either, and every planted leg waited on a swinging one.
+    /// (Four legs or fewer fill one call, whatever their feet do.)
     pub(super) fn track_legs(&mut self, tracked: &mut Vec<Option<SolveReport>>) {
         tracked.clear();
+        tracked.resize(self.legs.len(), None);
         let orientation = self.body.orientation;
-        for first in (0..self.legs.len()).step_by(LANES) {
-            let count = LANES.min(self.legs.len() - first);
-            let setups: [Option<(Vec3, SolveParams)>; LANES] =
-                std::array::from_fn(|l| (l < count).then(|| self.leg_solve_params(first + l)));
-            let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
-            for ((slot, leg), (hip, params)) in jobs
-                .iter_mut()
-                .zip(self.legs[first..first + count].iter_mut())
-                .zip(setups.into_iter().flatten())
-            {
-                leg.chain.set_root(hip);
-                leg.chain.set_rest_frame(orientation);
-                *slot = Some((&mut leg.chain, leg.solver, leg.foot, params));
+        let (spec, body) = (&self.spec, &self.body);
+        let by_feet = self.legs.len() > LANES;
+        for planted in [true, false] {
+            if !planted && !by_feet {
+                break;
             }
-            tracked.extend_from_slice(&solve_tracking_lanes(&mut jobs)[..count]);
+            let mut legs = self
+                .legs
+                .iter_mut()
+                .enumerate()
+                .filter(|(_, leg)| !by_feet || leg.is_grounded() == planted);
+            loop {
+                let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
+                let mut indices = [0; LANES];
+                let mut count = 0;
+                for (slot, (i, leg)) in jobs.iter_mut().zip(legs.by_ref()) {
+                    let (hip, params) = solve_params(spec, body, i);
+                    leg.chain.set_root(hip);
+                    leg.chain.set_rest_frame(orientation);
+                    *slot = Some((&mut leg.chain, leg.solver, leg.foot, params));
+                    indices[count] = i;
+                    count += 1;
+                }
+                if count == 0 {
+                    break;
+                }
+                let reports = solve_tracking_lanes(&mut jobs);
+                for (&i, report) in indices[..count].iter().zip(reports) {
+                    tracked[i] = report;
+                }
+            }
         }
     }
 
