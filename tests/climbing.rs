@@ -708,6 +708,24 @@ fn a_planted_foot_the_body_has_come_over_is_let_go_rather_than_slip() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// An eleven-legged climber with four-bone legs, walking up the overhang
+/// room's back wall, held a tail knee 0.1 m into the wall's base, 6 mm
+/// over the floor: the distance there went by the base, the wall's
+/// nearest face, which stands in the ground. Inside an added shape the
+/// way out is by a face that is not buried now, and the guard brings the
+/// knee out.
+#[test]
+fn a_climbers_knee_stays_out_of_a_walls_base() {
+    let s = common::drive(
+        template_climber_with_bones(11, 4, skitter::config::TemplateGait::default_for(11)),
+        common::shipped_terrain("overhang"),
+        "forward 60s",
+    );
+    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
+    assert!(s.time_on_ceilings > 5.0, "{}", s.time_on_ceilings);
+}
+
 /// `creature` driven forward 40 s on ridges of `frequency` and `seed`.
 fn on_ridges(creature: &str, seed: u32, frequency: f32) -> Summary {
     common::drive(

@@ -136,3 +136,31 @@ fn creatures_walk_among_random_solids_without_going_nan() {
         }
     }
 }
+
+/// Inside a wall standing flush on the floor, just over the floor, the way
+/// out is by a side face, not by the base (which leads into the ground):
+/// measured by the nearest face alone, a climber's knee 0.1 m into the
+/// base of the overhang room's back wall read 6 mm deep, and the knee
+/// guard left it there.
+#[test]
+fn a_point_in_a_walls_base_is_as_deep_as_its_way_out_by_a_side() {
+    let wall = Heightfield::generate(&common::shipped_terrain("wall"));
+    let ground = wall.world();
+    // The wall spans x 4.5–5.5 from the floor (y = 0) up to 3 m.
+    let p = Vec3::new(5.2, 0.006, 3.0);
+    let (d, normal) = ground.distance_and_normal(p);
+    assert!((d + 0.3).abs() < 1e-4, "{d}");
+    assert!((normal - Vec3::X).length() < 1e-4, "{normal}");
+    let out = ground.closest_point(p);
+    assert!((out - Vec3::new(5.5, 0.006, 3.0)).length() < 1e-3, "{out}");
+    // The room's back wall (x 10–11, carved from x 10 inward): 70 mm in,
+    // the way out is into the room.
+    let room = Heightfield::generate(&common::shipped_terrain("overhang"));
+    let ground = room.world();
+    let (d, normal) = ground.distance_and_normal(Vec3::new(10.07, 0.0063, -0.278));
+    assert!((d + 0.07).abs() < 1e-4, "{d}");
+    assert!((normal + Vec3::X).length() < 1e-4, "{normal}");
+    // Over the floor in the open the distance is the gap, as before.
+    let (d, _) = ground.distance_and_normal(Vec3::new(2.0, 0.006, 0.0));
+    assert!((d - 0.006).abs() < 1e-5, "{d}");
+}

@@ -137,6 +137,38 @@ impl Shape {
         }
     }
 
+    /// For `p` inside a box whose nearest face is its base: how deep `p`
+    /// is below the nearest of its other faces, and that face's outward
+    /// normal (world frame). Where the base stands in the ground (a wall's,
+    /// set on the floor), leaving by it leads into the ground, not out of
+    /// the solid. `None` when the base is not the nearest face, for other
+    /// kinds, and for `p` outside.
+    pub fn depth_above_base(&self, p: Vec3) -> Option<(f32, Vec3)> {
+        if self.kind != ShapeKind::Box {
+            return None;
+        }
+        let q = self.local(p);
+        let base = self.half.y + q.y;
+        let below = self.half - q;
+        let above = self.half + q;
+        if base < 0.0 || below.min_element() < base || above.x < base || above.z < base {
+            // Outside, or a face nearer than the base.
+            return None;
+        }
+        let (mut depth, mut normal) = (below.y, Vec3::Y);
+        for (face, out) in [
+            (below.x, Vec3::X),
+            (above.x, Vec3::NEG_X),
+            (below.z, Vec3::Z),
+            (above.z, Vec3::NEG_Z),
+        ] {
+            if face < depth {
+                (depth, normal) = (face, out);
+            }
+        }
+        Some((depth, self.world_point(normal) - self.center))
+    }
+
     /// Whether `p` is inside (or on) the shape.
     #[inline]
     pub fn contains(&self, p: Vec3) -> bool {
@@ -374,6 +406,33 @@ mod tests {
                 s.kind
             );
         }
+    }
+
+    /// Near a turned box's base, the way out by another face: its depth
+    /// and normal, turned with the box; nowhere near the base, none.
+    #[test]
+    fn a_point_over_a_boxs_base_leaves_by_its_nearest_other_face() {
+        let turned = Shape::new(
+            ShapeKind::Box,
+            Vec3::ZERO,
+            Vec3::new(2.0, 1.0, 0.5),
+            0.7,
+            false,
+        );
+        let p = turned.world_point(Vec3::new(0.3, -0.99, 0.2));
+        let (depth, normal) = turned.depth_above_base(p).expect("the base is nearest");
+        assert!((depth - 0.3).abs() < 1e-5, "{depth}");
+        let out = turned.world_point(Vec3::Z) - turned.center;
+        assert!((normal - out).length() < 1e-5, "{normal} against {out}");
+        // Nearer the top, or outside: the box's own distance stands.
+        assert!(
+            turned
+                .depth_above_base(turned.world_point(Vec3::new(0.0, 0.9, 0.0)))
+                .is_none()
+        );
+        assert!(turned.depth_above_base(Vec3::new(5.0, 0.0, 0.0)).is_none());
+        let ball = Shape::new(ShapeKind::Sphere, Vec3::ZERO, Vec3::splat(1.0), 0.0, false);
+        assert!(ball.depth_above_base(Vec3::new(0.0, -0.95, 0.0)).is_none());
     }
 
     #[test]
