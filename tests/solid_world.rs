@@ -164,3 +164,27 @@ fn a_point_in_a_walls_base_is_as_deep_as_its_way_out_by_a_side() {
     let (d, _) = ground.distance_and_normal(Vec3::new(2.0, 0.006, 0.0));
     assert!((d - 0.006).abs() < 1e-5, "{d}");
 }
+
+/// A wall flush on the floor with a block set into it: a point inside both,
+/// just over the floor, deeper in the block by the block's own faces than
+/// over the wall's base, is as deep as the wall's way out by a side.
+#[test]
+fn a_point_in_a_walls_base_and_a_block_in_it_is_as_deep_as_its_way_out() {
+    let mut spec = common::shipped_terrain("wall");
+    let wall = spec.shapes[0];
+    let block = Shape::new(
+        ShapeKind::Box,
+        Vec3::new(5.2, 0.2, 0.0),
+        Vec3::new(0.05, 0.25, 0.5),
+        0.0,
+        false,
+    );
+    spec.shapes = vec![wall, block];
+    let field = Heightfield::generate(&spec);
+    let ground = field.world();
+    // In the wall (x 4.5–5.5) 6 mm over its base, in the block 50 mm in
+    // by its sides: out of both by the wall's face at x = 5.5.
+    let (d, normal) = ground.distance_and_normal(Vec3::new(5.2, 0.006, 0.0));
+    assert!((d + 0.3).abs() < 1e-4, "{d}");
+    assert!((normal - Vec3::X).length() < 1e-4, "{normal}");
+}

@@ -419,13 +419,18 @@ impl Creature {
     /// lanes planted feet (which moved least since the last pose) share
     /// lanes, and feet in the air share theirs: an octopod's lanes each
     /// held two of either, and every planted leg waited on a swinging one.
-    /// (Four legs or fewer fill one call, whatever their feet do.)
+    /// Only when that takes no more calls than the legs in order: four legs
+    /// or fewer fill one call, and five planted legs and one in the air
+    /// would take three calls where two do.
     pub(super) fn track_legs(&mut self, tracked: &mut Vec<Option<SolveReport>>) {
         tracked.clear();
         tracked.resize(self.legs.len(), None);
         let orientation = self.body.orientation;
         let (spec, body) = (&self.spec, &self.body);
-        let by_feet = self.legs.len() > LANES;
+        let calls = |legs: usize| legs.div_ceil(LANES);
+        let planted = self.legs.iter().filter(|leg| leg.is_grounded()).count();
+        let by_feet = calls(planted) + calls(self.legs.len() - planted) == calls(self.legs.len())
+            && self.legs.len() > LANES;
         for planted in [true, false] {
             if !planted && !by_feet {
                 break;

@@ -180,7 +180,9 @@ fn follow(terrain: &Ground<'_>, previous: Vec3, wanted: Vec3, dt: f32) -> Vec3 {
 /// How far a foot at `from` goes toward `wanted` (raised to `least` off
 /// the ground on the way) and stays within `reach` of `hip`: the farthest
 /// of a few points along the way that does, or `from` itself (where the
-/// foot is: waiting there moves nothing) while it is in reach.
+/// foot is: waiting there moves nothing) while it is in reach, or else
+/// `from` brought back within reach off the ground
+/// ([`onto_ground_within_reach`]).
 fn reachable_part(
     terrain: &Ground<'_>,
     hip: Vec3,
@@ -212,9 +214,11 @@ const ONTO_GROUND_STEPS: usize = 3;
 const ONTO_GROUND_REACH: f32 = 0.999;
 
 /// `point` on open ground, lifted `least` off the ground and drawn back
-/// within `reach` of `hip` in turn, a few times: where a foot whose leg
-/// no longer reaches it goes. Lifted alone it stays out of reach, and the
-/// leg's end, short of it, under the ground.
+/// within `reach` of `hip` in turn, a few times, and lifted last: where a
+/// foot whose leg no longer reaches it goes. Off the ground always, and in
+/// reach but for what the last lift adds where the ground rises steeply
+/// under it. Lifted alone it stayed out of reach, and the leg's end, short
+/// of it, under the ground.
 pub(super) fn onto_ground_within_reach(
     terrain: &Ground<'_>,
     hip: Vec3,

@@ -147,6 +147,7 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
                     if let Some(span) = terrain.shape_span(i, projection.origin, direction)
                         && span.exit >= 0.0
                         && span.enter.max(0.0) < first.0
+                        && span.enter < 2.0 * far
                     {
                         first = (span.enter.max(0.0), Some((i, false)));
                     }
@@ -522,10 +523,11 @@ mod tests {
     }
 
     /// The perspective view's culling is exact: every cell shows what a
-    /// cast through every shape of the world meets first (a shape at its
-    /// depth, the rastered ground, or the opening a carve leaves), on the
-    /// shipped solid worlds and on one of every kind of shape, with the
-    /// camera outside, beside and inside them.
+    /// cast through every shape the view draws (each whose box reaches
+    /// within its far depth) meets first (a shape at its depth, the
+    /// rastered ground, or the opening a carve leaves), on the shipped
+    /// solid worlds and on one of every kind of shape, with the camera
+    /// outside, beside and inside them.
     #[test]
     fn the_perspective_view_shows_what_a_cast_through_every_shape_meets() {
         use crate::terrain::{Shape, ShapeKind};
@@ -637,6 +639,53 @@ mod tests {
         }
         // The views do show shapes (the check above is not vacuous).
         assert!(cells_with_shapes > 10_000, "{cells_with_shapes}");
+    }
+
+    /// The face a cast stops at: an added shape entered (its normal out of
+    /// it), a carve left (its normal into the room), or neither (the ground).
+    #[test]
+    fn a_cast_stops_at_the_face_of_the_shape_it_enters_or_the_carve_it_leaves() {
+        let spec = crate::config::load_terrain("overhang").expect("a shipped terrain");
+        let field = Heightfield::generate(&spec);
+        let ground = field.world();
+        // Shape 0 is the block (x 5–11), shape 1 the room carved in it (x
+        // 4.9–10, y 0–2.4).
+        let shapes = [(0, false), (1, true)];
+        // The floor is level at y = 0: where a ray meets it, as a view's
+        // raster would have it.
+        let faces = |origin: Vec3, direction: Vec3| {
+            let floor = if direction.y < 0.0 {
+                -origin.y / direction.y
+            } else {
+                f32::INFINITY
+            };
+            let t = ground
+                .raycast_over_ground(origin, direction, 100.0, floor, &[0, 1])
+                .expect("the cast meets the solid");
+            let face = face_at(&ground, shapes.into_iter(), origin, direction, t);
+            (t, face)
+        };
+        // From outside, toward the block's front face over the room's roof.
+        let (t, face) = faces(Vec3::new(0.0, 2.7, 0.0), Vec3::X);
+        assert!(
+            (t - 5.0).abs() < 1e-4 && face == Some((0, false)),
+            "{t} {face:?}"
+        );
+        let normal = ground.shape_normal(0, Vec3::new(5.0, 2.7, 0.0));
+        assert!((normal + Vec3::X).length() < 1e-3, "{normal}");
+        // From inside the room, toward its back wall: the carve's face,
+        // whose own normal (out of the room) is turned into the room.
+        let (t, face) = faces(Vec3::new(7.0, 1.0, 0.0), Vec3::X);
+        assert!(
+            (t - 3.0).abs() < 1e-4 && face == Some((1, true)),
+            "{t} {face:?}"
+        );
+        let normal = -ground.shape_normal(1, Vec3::new(10.0, 1.0, 0.0));
+        assert!((normal + Vec3::X).length() < 1e-3, "{normal}");
+        // Down onto the open floor in front of the room: no shape's face.
+        let down = Vec3::new(0.0, -1.0, 0.0);
+        let (t, face) = faces(Vec3::new(2.0, 1.0, 0.0), down);
+        assert!((t - 1.0).abs() < 1e-3 && face.is_none(), "{t} {face:?}");
     }
 
     /// Ground anywhere across the band (where a foot may stand) is drawn on

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use super::shapes::ShapeIndex;
-use super::{Shape, Span, TerrainSpec};
+use super::{Shape, ShapeKind, Span, TerrainSpec};
 
 mod box_gap;
 pub use box_gap::BoxGap;
@@ -70,6 +70,11 @@ const MAX_RAY_CELLS: usize = 100_000;
 /// a point inside it is buried in the ground there: a wall's base, set
 /// flush with the floor, is no way out of the solid.
 const BURIED_FACE: f32 = 1e-5;
+
+/// How much nearer (metres) than the depth an added box's base may be and
+/// still count as a face nearest a point inside it (the two come from
+/// different sums, and may differ by a rounding).
+const BASE_NEAREST_SLACK: f32 = 1e-5;
 
 type Sampler = Arc<dyn Fn(f64, f64) -> f64 + Send + Sync>;
 
@@ -639,22 +644,30 @@ impl<'a> Ground<'a> {
     /// the ground.
     fn fold_distance(&self, p: Vec3, world: Vec3, indices: &[u32]) -> (f32, Nearest) {
         let found = self.fold_shapes(p, world, indices, false);
-        match found {
-            // Inside an addition whose base, the face nearest, may stand in
-            // the ground (a wall's, on the floor): the way out is by
-            // another face. (Measured by its base, a knee 0.1 m into a
-            // wall's base, 6 mm over the floor, read 6 mm deep.) Rare, so
-            // folded again only then.
-            (d, Nearest::Shape(i, false))
-                if d < 0.0
-                    && self.field.shapes[i as usize]
-                        .depth_above_base(world)
-                        .is_some() =>
-            {
-                self.fold_with_bases_buried(p, world, indices)
-            }
-            _ => found,
+        if found.0 < 0.0 && self.in_box_by_its_base(world, indices) {
+            // Inside the solid and inside an added box whose base is a face
+            // nearest: that base may stand in the ground (a wall's, on the
+            // floor), and the way out is then by another face. (Measured by
+            // its base, a knee 0.1 m into a wall's base, 6 mm over the
+            // floor, read 6 mm deep.) Rare, so folded again only then.
+            return self.fold_with_bases_buried(p, world, indices);
         }
+        found
+    }
+
+    /// Whether world point `world` is inside one of the added boxes among
+    /// `indices` with the box's base a face nearest it.
+    #[cold]
+    #[inline(never)]
+    fn in_box_by_its_base(&self, world: Vec3, indices: &[u32]) -> bool {
+        indices.iter().any(|&i| {
+            let shape = &self.field.shapes[i as usize];
+            if shape.subtract || shape.kind != ShapeKind::Box {
+                return false;
+            }
+            let ds = shape.distance(world);
+            ds < 0.0 && world.y - shape.bottom() <= BASE_NEAREST_SLACK - ds
+        })
     }
 
     /// [`Ground::fold_shapes`] with additions' bases in the ground no way
@@ -684,9 +697,12 @@ impl<'a> Ground<'a> {
         for &i in indices {
             let shape = &self.field.shapes[i as usize];
             // A lower bound on the shape's distance from its bounding ball:
-            // a shape that cannot change either bound is skipped.
+            // a shape that cannot change either bound is skipped. (Not an
+            // addition's when its base may be buried: the depth past it is
+            // no longer its distance.)
             let bound = (world - shape.center).length() - self.field.index.radius(i);
-            if (shape.subtract && -bound <= lo) || (!shape.subtract && bound >= hi) {
+            if (shape.subtract && -bound <= lo) || (!shape.subtract && !bases_buried && bound >= hi)
+            {
                 continue;
             }
             let mut ds = shape.distance(world);
