@@ -48,10 +48,15 @@ impl Creature {
         let lead = self.spec.gait.lead;
         let offset = self.body.orientation * Vec3::new(spec.rest.x, 0.0, spec.rest.z);
         let angle = self.motion.yaw_rate * swing + self.motion.turn_command * lead;
-        let turned = Quat::from_axis_angle(up, angle) * offset;
         let forward = self.body.forward();
         let travel = self.body.velocity * swing + forward * (self.motion.speed_command * lead);
-        let shift = travel + (turned - offset);
+        // Walking straight, no turn to predict (and its sine and cosine
+        // cost more than the rest together).
+        let shift = if angle == 0.0 {
+            travel
+        } else {
+            travel + (Quat::from_axis_angle(up, angle) * offset - offset)
+        };
         shift + forward * self.neighbour_correction(leg, shift, forward)
     }
 
