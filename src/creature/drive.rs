@@ -115,8 +115,13 @@ impl Creature {
         self.motion.speed *= scale;
         self.motion.yaw_rate *= scale;
 
-        let turn = Quat::from_axis_angle(self.body.up(), self.motion.yaw_rate * dt);
-        self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
+        // Walking straight there is no turn to build (a sine and a cosine).
+        let turned = if self.motion.yaw_rate == 0.0 {
+            self.body.orientation
+        } else {
+            Quat::from_axis_angle(self.body.up(), self.motion.yaw_rate * dt) * self.body.orientation
+        };
+        self.body.orientation = crate::math::settled_rotation(turned);
         self.body.velocity = self.body.forward() * self.motion.speed;
         self.body.position += self.body.velocity * dt;
     }
