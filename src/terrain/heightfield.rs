@@ -633,11 +633,14 @@ impl<'a> Ground<'a> {
         let (near, edge) = self.field.index.near(world.x, world.z);
         let found = self.fold_distance(p, world, near);
         // Shapes of other cells are farther than the cell's edge: they
-        // cannot change an answer nearer than that.
-        if found.0.abs() <= edge {
+        // cannot change an answer nearer than that. (A cell that lists
+        // every shape has none other: the overhang's two shapes reach into
+        // all of its cells, and one query in eight folded them twice.)
+        let every = self.field.index.every();
+        if found.0.abs() <= edge || near.len() == every.len() {
             return found;
         }
-        self.fold_distance(p, world, self.field.index.every())
+        self.fold_distance(p, world, every)
     }
 
     /// [`Ground::nearest`] over the shapes `indices` (in file order) and
