@@ -536,16 +536,19 @@ impl ShapeIndex {
     #[inline]
     pub(crate) fn near(&self, x: f32, z: f32) -> (&[u32], f32) {
         let (u, v) = ((x - self.x0) * self.inv_cell, (z - self.z0) * self.inv_cell);
-        let (columns, rows) = (self.columns as f32, self.rows as f32);
+        // (The sides at most MAX_INDEX_SIDE: exact in any of these types.
+        // Casts through u32 are the cheap ones: a 64-bit unsigned cast, to
+        // or from a float, cost a look-up more than all the rest.)
+        let (columns, rows) = (self.columns as u32 as f32, self.rows as u32 as f32);
         if !(u >= 0.0 && v >= 0.0 && u < columns && v < rows) {
             let du = (-u).max(u - columns).max(0.0);
             let dv = (-v).max(v - rows).max(0.0);
             return (&[], Vec2::new(du, dv).length() * self.cell);
         }
-        // In the grid (checked above), so below 2³²: the narrower cast
-        // is the cheaper one and truncates the same.
-        let (column, row) = (u as u32 as usize, v as u32 as usize);
-        let (fu, fv) = (u - column as f32, v - row as f32);
+        // In the grid (checked above), so below 2³²: truncates the same.
+        let (cu, cv) = (u as u32, v as u32);
+        let (fu, fv) = (u - cu as f32, v - cv as f32);
+        let (column, row) = (cu as usize, cv as usize);
         let edge = fu.min(1.0 - fu).min(fv).min(1.0 - fv) * self.cell;
         let (start, end) = self.ranges[row * self.columns + column];
         (&self.entries[start as usize..end as usize], edge)
