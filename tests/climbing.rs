@@ -726,6 +726,22 @@ fn a_climbers_knee_stays_out_of_a_walls_base() {
     assert!(s.time_on_ceilings > 5.0, "{}", s.time_on_ceilings);
 }
 
+/// Among walls a body held still by a foot stretched past the brake, its
+/// foothold where it stood (no step would move it), waited on it until its
+/// shortfall made it stranded: a twelve-legged climber on the wall's face
+/// stood still 1.5 s at a time and went 10.9 m in a minute. Such a foot
+/// lets go now, and steps once the body moves.
+#[test]
+fn a_climber_held_by_a_stretched_foot_no_step_helps_lets_it_go() {
+    let s = common::drive(
+        template_climber_with_bones(12, 3, skitter::config::TemplateGait::default_for(12)),
+        common::shipped_terrain("wall"),
+        "forward 60s",
+    );
+    assert!(s.distance >= 13.0, "{}", s.distance);
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// `creature` driven forward 40 s on ridges of `frequency` and `seed`.
 fn on_ridges(creature: &str, seed: u32, frequency: f32) -> Summary {
     common::drive(

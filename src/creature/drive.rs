@@ -26,7 +26,7 @@ pub(super) const STOP_STRETCH: f32 = 0.96;
 const LOSS_STRETCH: f32 = 0.99;
 /// Braking aims to stop with planted feet at this fraction of the reach,
 /// short of [`STOP_STRETCH`], so the hard stop is a last resort.
-const BRAKE_STRETCH: f32 = 0.93;
+pub(super) const BRAKE_STRETCH: f32 = 0.93;
 /// A planted foot may trail its rest point by at most this many
 /// `step_threshold`s before the body brakes for it.
 const LAG_STEPS: f32 = 2.0;

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use glam::Vec3;
 
-use super::drive::STOP_STRETCH;
+use super::drive::{BRAKE_STRETCH, STOP_STRETCH};
 use super::footholds::reach_needed;
 use super::swing::{
     HANGING_REACH, SWING_REACH, off_surface, onto_ground_within_reach, swing_on, within_reach,
@@ -520,7 +520,16 @@ impl Creature {
         // foot, missed it by up to 17 mm from the rest pose and from its
         // last, and the foot slipped as much).
         let under_body = missed_it && leg.enters_body;
-        if !(out_of_reach || cramped || knee_stuck || under_body) {
+        // Among walls, a body held still by a foot stretched past the brake
+        // whose foothold is where it stands (no step would move it) waits
+        // on it until its shortfall makes it stranded: a twelve-legged
+        // climber on a wall's face stood 1.5 s at a time. Such a foot is
+        // no help where it is: it lets go, and steps once the body moves.
+        let holding = self.among_walls
+            && self.is_held()
+            && needed > BRAKE_STRETCH * reach
+            && !self.step_would_move(leg);
+        if !(out_of_reach || cramped || knee_stuck || under_body || holding) {
             return false;
         }
         // Drawn in along a line through a bump, the foot would start its
