@@ -429,17 +429,21 @@ impl Creature {
         let (spec, body) = (&self.spec, &self.body);
         let calls = |legs: usize| legs.div_ceil(LANES);
         let planted = self.legs.iter().filter(|leg| leg.is_grounded()).count();
-        let by_feet = calls(planted) + calls(self.legs.len() - planted) == calls(self.legs.len())
-            && self.legs.len() > LANES;
-        for planted in [true, false] {
-            if !planted && !by_feet {
-                break;
-            }
+        let by_feet = self.legs.len() > LANES
+            && calls(planted) + calls(self.legs.len() - planted) == calls(self.legs.len());
+        // Each pass takes the legs whose feet are planted (`Some(true)`),
+        // in the air (`Some(false)`), or all of them (`None`).
+        let passes: &[Option<bool>] = if by_feet {
+            &[Some(true), Some(false)]
+        } else {
+            &[None]
+        };
+        for &pass in passes {
             let mut legs = self
                 .legs
                 .iter_mut()
                 .enumerate()
-                .filter(|(_, leg)| !by_feet || leg.is_grounded() == planted);
+                .filter(|(_, leg)| pass.is_none_or(|planted| leg.is_grounded() == planted));
             loop {
                 let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
                 let mut indices = [0; LANES];

@@ -219,7 +219,7 @@ fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     for row in 0..grid.height() {
         for col in 0..grid.width() {
             let p = projection.unproject(col as f32 + 0.5, row as f32 + 0.5);
-            if !terrain.shapes_near(p.x, p.z) {
+            if !terrain.vertical_meets_shape(p.x, p.z) {
                 continue;
             }
             let ground = terrain.height(p.x, p.z);

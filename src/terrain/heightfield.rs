@@ -22,7 +22,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use super::shapes::ShapeIndex;
-use super::{Shape, ShapeKind, Span, TerrainSpec};
+use super::{Shape, Span, TerrainSpec};
 
 mod box_gap;
 pub use box_gap::BoxGap;
@@ -70,11 +70,6 @@ const MAX_RAY_CELLS: usize = 100_000;
 /// a point inside it is buried in the ground there: a wall's base, set
 /// flush with the floor, is no way out of the solid.
 const BURIED_FACE: f32 = 1e-5;
-
-/// How much nearer (metres) than the depth an added box's base may be and
-/// still count as a face nearest a point inside it (the two come from
-/// different sums, and may differ by a rounding).
-const BASE_NEAREST_SLACK: f32 = 1e-5;
 
 type Sampler = Arc<dyn Fn(f64, f64) -> f64 + Send + Sync>;
 
@@ -665,11 +660,7 @@ impl<'a> Ground<'a> {
     fn in_box_by_its_base(&self, world: Vec3, indices: &[u32]) -> bool {
         indices.iter().any(|&i| {
             let shape = &self.field.shapes[i as usize];
-            if shape.subtract || shape.kind != ShapeKind::Box {
-                return false;
-            }
-            let ds = shape.distance(world);
-            ds < 0.0 && world.y - shape.bottom() <= BASE_NEAREST_SLACK - ds
+            !shape.subtract && shape.depth_above_base(world).is_some()
         })
     }
 
@@ -769,9 +760,9 @@ impl<'a> Ground<'a> {
             .map(move |(i, s)| (i as u32, s.corners().map(|c| c - offset), s.subtract))
     }
 
-    /// Whether any shape stands over or under local (x, z): false means
-    /// the ground alone is there.
-    pub fn shapes_near(&self, x: f32, z: f32) -> bool {
+    /// Whether the vertical line through local (x, z) meets any shape:
+    /// false means the ground alone is there.
+    pub fn vertical_meets_shape(&self, x: f32, z: f32) -> bool {
         let world = Vec3::new(x, 0.0, z) + self.offset();
         let (near, _) = self.field.index.near(world.x, world.z);
         near.iter()
