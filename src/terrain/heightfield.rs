@@ -693,10 +693,18 @@ impl<'a> Ground<'a> {
             // A lower bound on the shape's distance from its bounding ball:
             // a shape that cannot change either bound is skipped. (Not an
             // addition's when its base may be buried: the depth past it is
-            // no longer its distance.)
-            let bound = (world - shape.center).length() - self.field.index.radius(i);
-            if (shape.subtract && -bound <= lo) || (!shape.subtract && !bases_buried && bound >= hi)
-            {
+            // no longer its distance.) Its distance is at least `bound` when
+            // the centre is `bound` + the radius away: compared squared.
+            let radius = self.field.index.radius(i);
+            let bound = if shape.subtract {
+                -lo
+            } else if bases_buried {
+                f32::INFINITY
+            } else {
+                hi
+            };
+            let beyond = bound + radius;
+            if beyond <= 0.0 || (world - shape.center).length_squared() >= beyond * beyond {
                 continue;
             }
             let mut ds = shape.distance(world);
@@ -788,9 +796,7 @@ impl<'a> Ground<'a> {
         let (near, _) = self.field.index.near(world.x, world.z);
         near.iter().rev().find_map(|&i| {
             let shape = &self.field.shapes[i as usize];
-            let radius = self.field.index.radius(i);
-            ((world - shape.center).length_squared() <= radius * radius && shape.contains(world))
-                .then_some(shape)
+            shape.contains(world).then_some(shape)
         })
     }
 
@@ -901,6 +907,11 @@ impl<'a> Ground<'a> {
         }
         let world = origin + self.offset();
         let end = world + direction * max_distance;
+        // The ground's last hit past the start of its piece, on its surface
+        // already: the answer when the ray ends on the ground. (One at the
+        // start of a piece is where the ray leaves a shape into the ground,
+        // as out of a pit's carve through its floor: on the shape's face.)
+        let mut on_ground = None;
         let t = self.first_solid(
             world,
             direction,
@@ -911,10 +922,16 @@ impl<'a> Ground<'a> {
                     .along(Vec2::new(world.x, world.z), Vec2::new(end.x, end.z), visit)
             },
             |from, to| {
-                self.ground_hit(origin, direction, from, to)
-                    .map(|hit| hit.distance)
+                let hit = self.ground_hit(origin, direction, from, to);
+                on_ground = hit.filter(|hit| hit.distance > from);
+                hit.map(|hit| hit.distance)
             },
         )?;
+        if let Some(hit) = on_ground {
+            // (The ground answered last only when its hit ended the ray.)
+            return Some(hit);
+        }
+        // Into an added shape, or out of a carve into the ground.
         let point = origin + direction * t;
         // On the ground, stand exactly on its interpolated surface.
         let point = if self.holder(point + self.offset()).is_none() && t > 0.0 {
@@ -1131,5 +1148,104 @@ impl<'a> Ground<'a> {
             }
         }
         first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::terrain::ShapeKind;
+
+    /// The shipped canyon (fifty turned slabs and boulders) and a scatter
+    /// of long turned slabs, balls and pillars, some carving, crowded into
+    /// a few cells of the index.
+    fn crowded_worlds() -> Vec<Heightfield> {
+        let canyon = crate::config::load_terrain("canyon").expect("shipped terrain");
+        let mut scatter = canyon.clone();
+        scatter.shapes = (0..40)
+            .map(|k| {
+                let k = k as f32;
+                let kind = [ShapeKind::Box, ShapeKind::Sphere, ShapeKind::Cylinder][k as usize % 3];
+                let centre = Vec3::new(
+                    (k * 2.39).sin() * 9.0,
+                    (k * 0.7).cos(),
+                    (k * 1.31).cos() * 9.0,
+                );
+                let half = match kind {
+                    ShapeKind::Box => Vec3::new(4.0 + (k * 0.9).sin(), 1.5, 0.3),
+                    ShapeKind::Sphere => Vec3::splat(0.8),
+                    ShapeKind::Cylinder => Vec3::new(0.6, 2.0, 0.6),
+                };
+                Shape::new(kind, centre, half, k * 0.61, k as usize % 4 == 3)
+            })
+            .collect();
+        vec![
+            Heightfield::generate(&canyon),
+            Heightfield::generate(&scatter),
+        ]
+    }
+
+    /// The index lists a cell's shapes by their footprints: a distance,
+    /// the shape holding a point and a ray found through it are exactly
+    /// those found by going through every shape.
+    #[test]
+    fn the_index_answers_as_every_shape_does() {
+        for field in crowded_worlds() {
+            let ground = field.world();
+            let every = field.index.every();
+            let (mut checked, mut held) = (0, 0);
+            for i in -60..=60 {
+                for k in -60..=60 {
+                    for y in [-0.3, 0.2, 1.1, 2.7, 5.5] {
+                        let p = Vec3::new(i as f32 * 0.37, y, k as f32 * 0.29);
+                        let world = p + ground.offset();
+                        let indexed = ground.nearest(p).0;
+                        let by_all = ground.fold_distance(p, world, every).0;
+                        assert_eq!(indexed, by_all, "distance at {p}");
+                        let holder = ground.holder(world).map(|s| s as *const Shape);
+                        let by_all = every
+                            .iter()
+                            .rev()
+                            .map(|&i| &field.shapes[i as usize])
+                            .find(|s| s.contains(world))
+                            .map(|s| s as *const Shape);
+                        assert_eq!(holder, by_all, "holder of {p}");
+                        held += usize::from(holder.is_some());
+                        checked += 1;
+                    }
+                    // A short ray (the index's cells along it, not every
+                    // shape) against one told of every shape.
+                    let origin = Vec3::new(i as f32 * 0.37, 2.0, k as f32 * 0.29);
+                    let direction = Vec3::new((i as f32).sin(), -0.8, (k as f32).cos()).normalize();
+                    if ground.inside(origin) {
+                        continue;
+                    }
+                    let world = origin + ground.offset();
+                    let indexed = ground.raycast(origin, direction, 3.0).map(|h| h.distance);
+                    let by_all = ground.first_solid(
+                        world,
+                        direction,
+                        3.0,
+                        |visit| every.iter().for_each(|&i| visit(i)),
+                        |from, to| {
+                            ground
+                                .ground_hit(origin, direction, from, to)
+                                .map(|h| h.distance)
+                        },
+                    );
+                    // (Equal up to rounding: more shapes cut the ray into
+                    // more pieces, and the ground's walk starts at each.)
+                    let agree = match (indexed, by_all) {
+                        (Some(a), Some(b)) => (a - b).abs() <= 1e-5 * a.max(1.0),
+                        (a, b) => a == b,
+                    };
+                    assert!(
+                        agree,
+                        "ray from {origin} along {direction}: {indexed:?} {by_all:?}"
+                    );
+                }
+            }
+            assert!(held > 500, "{held} of {checked} points in a shape");
+        }
     }
 }

@@ -169,10 +169,19 @@ impl Shape {
         Some((depth, self.world_point(normal) - self.center))
     }
 
-    /// Whether `p` is inside (or on) the shape.
+    /// Whether `p` is inside (or on) the shape: where [`Shape::distance`]
+    /// is not positive, tested without its square root (the holder of a
+    /// point is asked for on every piece of every ray).
     #[inline]
     pub fn contains(&self, p: Vec3) -> bool {
-        self.distance(p) <= 0.0
+        let q = self.local(p);
+        match self.kind {
+            ShapeKind::Box => q.abs().cmple(self.half).all(),
+            ShapeKind::Sphere => q.length_squared() <= self.half.x * self.half.x,
+            ShapeKind::Cylinder => {
+                q.y.abs() <= self.half.y && q.x * q.x + q.z * q.z <= self.half.x * self.half.x
+            }
+        }
     }
 
     /// The outward unit normal of the surface nearest `p` (the distance's
@@ -211,6 +220,24 @@ impl Shape {
             let sign = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
             self.world_point(self.half * Vec3::new(sign(1), sign(2), sign(4)))
         })
+    }
+
+    /// The smallest x–z rectangle (world, least and greatest corner)
+    /// holding the shape seen from above: no vertical line outside it
+    /// meets the shape.
+    pub fn footprint_bounds(&self) -> (Vec2, Vec2) {
+        let centre = Vec2::new(self.center.x, self.center.z);
+        let half = match self.kind {
+            ShapeKind::Box => {
+                let (s, c) = (self.turn.0.abs(), self.turn.1.abs());
+                Vec2::new(
+                    c * self.half.x + s * self.half.z,
+                    s * self.half.x + c * self.half.z,
+                )
+            }
+            ShapeKind::Sphere | ShapeKind::Cylinder => Vec2::splat(self.half.x),
+        };
+        (centre - half, centre + half)
     }
 
     /// Radius of a ball about the centre holding the whole shape.
@@ -380,6 +407,36 @@ mod tests {
     /// The footprint is where a vertical line meets the shape, on a grid
     /// of lines across and around each kind (a box turned too).
     #[test]
+    fn a_shape_contains_exactly_the_points_its_distance_puts_inside() {
+        for s in [
+            shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7),
+            shape(ShapeKind::Sphere, Vec3::splat(1.5), 0.0),
+            shape(ShapeKind::Cylinder, Vec3::new(1.2, 2.0, 1.2), 0.3),
+        ] {
+            let (mut inside, mut outside) = (0, 0);
+            for i in -12..=12 {
+                for j in -12..=12 {
+                    for k in -12..=12 {
+                        let p = s.center + Vec3::new(i as f32, j as f32, k as f32) * 0.2113;
+                        let by_distance = s.distance(p) <= 0.0;
+                        assert_eq!(s.contains(p), by_distance, "{:?} at {p}", s.kind);
+                        if by_distance {
+                            inside += 1
+                        } else {
+                            outside += 1
+                        }
+                    }
+                }
+            }
+            assert!(
+                inside > 500 && outside > 500,
+                "{:?}: {inside} {outside}",
+                s.kind
+            );
+        }
+    }
+
+    #[test]
     fn the_footprint_is_where_a_vertical_line_meets_the_shape() {
         for s in [
             shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7),
@@ -447,8 +504,11 @@ mod tests {
 
 /// Which shapes stand near a point of the x–z plane: a grid of square cells
 /// over the shapes' footprint, each listing (in file order) the shapes
-/// whose bounding balls reach into it. A query then folds only its cell's
-/// shapes: a canyon of fifty boulders and slabs costs a few of them a query.
+/// whose footprints (the rectangles holding them seen from above) reach
+/// into it. A query then folds only its cell's shapes: a canyon of fifty
+/// boulders and slabs costs a few of them a query. A shape not listed
+/// meets no vertical line through the cell, so it is farther from any
+/// point of the cell than the cell's edge.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ShapeIndex {
     /// World x and z of the grid's lowest corner.
@@ -479,23 +539,20 @@ impl ShapeIndex {
         if shapes.is_empty() {
             return ShapeIndex::default();
         }
+        let footprints: Vec<(Vec2, Vec2)> = shapes.iter().map(Shape::footprint_bounds).collect();
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for s in shapes {
-            let c = Vec2::new(s.center.x, s.center.z);
-            let r = s.bounding_radius();
-            lo = lo.min(c - r);
-            hi = hi.max(c + r);
+        for &(least, most) in &footprints {
+            lo = lo.min(least);
+            hi = hi.max(most);
         }
         let span = (hi - lo).max(Vec2::splat(1e-3));
         let cell = INDEX_CELL.max(span.max_element() / MAX_INDEX_SIDE as f32);
         let columns = ((span.x / cell).ceil() as usize).clamp(1, MAX_INDEX_SIDE);
         let rows = ((span.y / cell).ceil() as usize).clamp(1, MAX_INDEX_SIDE);
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); columns * rows];
-        for (i, s) in shapes.iter().enumerate() {
-            let c = Vec2::new(s.center.x, s.center.z);
-            let r = s.bounding_radius();
-            let first = ((c - r - lo) / cell).floor().max(Vec2::ZERO);
-            let last = ((c + r - lo) / cell).floor();
+        for (i, &(least, most)) in footprints.iter().enumerate() {
+            let first = ((least - lo) / cell).floor().max(Vec2::ZERO);
+            let last = ((most - lo) / cell).floor();
             for row in first.y as usize..=(last.y as usize).min(rows - 1) {
                 for column in first.x as usize..=(last.x as usize).min(columns - 1) {
                     lists[row * columns + column].push(i as u32);
@@ -529,7 +586,7 @@ impl ShapeIndex {
         self.radii[i as usize]
     }
 
-    /// The shapes (indices, in file order) whose bounding balls reach into
+    /// The shapes (indices, in file order) whose footprints reach into
     /// the cell holding world (x, z), and how far (x, z) is from that cell's
     /// edge: no other shape is nearer than that. Outside the grid: none,
     /// and the distance to the grid.
