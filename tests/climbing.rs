@@ -726,6 +726,26 @@ fn a_climbers_knee_stays_out_of_a_walls_base() {
     assert!(s.time_on_ceilings > 5.0, "{}", s.time_on_ceilings);
 }
 
+/// A wall moved 19 mm toward the spawn: a ten-legged climber with
+/// three-bone legs, come down its far face, swung a rear foot from the
+/// face to the floor with its hip crammed between the body's tail and the
+/// wall. Every pose with its knees out of the wall passed through the
+/// body, and the guard, keeping only poses out of the body, left a knee
+/// 125 mm in the wall for most of a second. Through its own body is the
+/// lesser fault now.
+#[test]
+fn a_leg_crammed_between_its_body_and_a_wall_keeps_its_knees_out_of_the_wall() {
+    let mut wall = common::shipped_terrain("wall");
+    wall.shapes[0].center.x -= 0.019;
+    let s = common::drive(
+        template_climber_with_bones(10, 3, skitter::config::TemplateGait::default_for(10)),
+        wall,
+        "forward 60s",
+    );
+    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

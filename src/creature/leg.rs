@@ -668,6 +668,9 @@ impl Creature {
         let kind = self.legs[i].solver;
         let (hip, foot) = (self.legs[i].chain.root(), self.legs[i].foot);
         let (across, other) = (foot - hip).normalize_or(Vec3::Y).any_orthonormal_pair();
+        // The pose with its knees farthest out that passes through the
+        // body: the last resort (see below).
+        let mut through_body: Option<(f32, Chain, SolveReport)> = None;
         for attempt in 0..KNEE_ATTEMPTS + POLE_SWEEP {
             let leg = &self.legs[i];
             let from_rest = attempt % 2 == 1 || attempt >= KNEE_ATTEMPTS;
@@ -699,7 +702,14 @@ impl Creature {
             let Some((d, joint)) = deepest_joint(terrain, &chain) else {
                 continue;
             };
-            if d > depth && !chain_enters_body(&self.body, half, &chain) {
+            if d <= depth {
+                continue;
+            }
+            if chain_enters_body(&self.body, half, &chain) {
+                if through_body.as_ref().is_none_or(|(best, ..)| d > *best) {
+                    through_body = Some((d, chain, report));
+                }
+            } else {
                 self.legs[i].chain = chain;
                 self.legs[i].report = report;
                 depth = d;
@@ -732,8 +742,25 @@ impl Creature {
             leg.report.reached = error <= params.tolerance;
             depth = d;
         }
+        let foot = self.legs[i].foot;
         if depth < KNEE_CLEARANCE && !self.legs[i].is_grounded() {
             depth = self.draw_swinging_foot_in(terrain, i, params, depth);
+        }
+        // Still in the solid, and every pose out of it passes through the
+        // body (a rear leg crammed between its body's tail and a wall it
+        // has come down: a knee 125 mm into the wall): through its own
+        // body is the lesser fault. Only for the foot the poses were
+        // solved for (drawing a swinging foot in may have moved it).
+        if depth < 0.0
+            && self.legs[i].foot == foot
+            && let Some((d, chain, report)) = through_body
+            && d > depth
+        {
+            let leg = &mut self.legs[i];
+            leg.chain = chain;
+            leg.report = report;
+            leg.enters_body = true;
+            depth = d;
         }
         depth
     }
