@@ -746,6 +746,93 @@ fn a_leg_crammed_between_its_body_and_a_wall_keeps_its_knees_out_of_the_wall() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A user's climber: five long legs (1.9 m) round a short body, one a
+/// tail, walking at its cap.
+const LONG_LEGGED_CLIMBER: &str = r#"
+name = "climber5"
+[body]
+size = [0.5, 0.16, 0.36]
+height = 0.5
+speed = 0.9
+turn_rate = 60
+surface = "any"
+[solver]
+kind = "fabrik"
+[gait]
+step_threshold = 0.25
+step_height = 0.15
+step_duration = 0.25
+lead = 0.15
+order = "listed"
+groups = [["tail"], ["left_2", "right_1"], ["left_1", "right_2"]]
+[[legs]]
+name = "left_1"
+mirror = "right_1"
+mount = [0.18, 0.0, -0.14]
+rest = [0.7, -0.5, -0.8]
+bones = [0.5, 0.7, 0.7]
+pole = [0.6, 1.0, -1.0]
+[[legs]]
+name = "left_2"
+mirror = "right_2"
+mount = [-0.1, 0.0, -0.14]
+rest = [-0.3, -0.5, -0.9]
+bones = [0.5, 0.7, 0.7]
+pole = [-0.3, 1.0, -1.0]
+[[legs]]
+name = "tail"
+mount = [-0.25, 0.0, 0.0]
+rest = [-1.0, -0.5, 0.0]
+bones = [0.5, 0.7, 0.7]
+pole = [-1.0, 1.0, 0.0]
+"#;
+
+/// The long-legged climber went round the lintel onto the overhang's roof
+/// and left its tail foot hanging under the ceiling: sliding along it
+/// after the body, no way to its foothold on the roof but through the
+/// roof, it hung there 15 s with its knee 0.29 m in the roof, then jumped
+/// 1 m through the side wall. A foot in the air behind the solid from its
+/// hip, its leg's knees in the solid, takes the near side now.
+#[test]
+fn a_foot_left_under_the_ceiling_as_the_body_goes_onto_the_roof_comes_round() {
+    let climber = parse_creature("climber5.toml", LONG_LEGGED_CLIMBER).unwrap();
+    let s = common::drive(
+        climber,
+        common::shipped_terrain("overhang"),
+        "forward 40s, forward+left 3s, forward 15s",
+    );
+    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert!(s.time_on_ceilings > 2.0, "{}", s.time_on_ceilings);
+}
+
+/// Over a wall with a tunnel through it, the long-legged climber stood on
+/// the wall's far edge with a front foot on the tunnel's ceiling: its
+/// foothold 11 cm off, short of a step, but the foot trailed its rest
+/// point past the brake's limit. Stranded, the brake waited on that foot
+/// and the gait never stepped it: 40 s without moving. Stranded among
+/// walls, a foot a step would move steps.
+#[test]
+fn a_stranded_climber_steps_the_foot_that_holds_it_back() {
+    let climber = parse_creature("climber5.toml", LONG_LEGGED_CLIMBER).unwrap();
+    let terrain = parse_terrain(
+        "tunnel.toml",
+        "name = \"tunnel\"\nseed = 3\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [6.0, 1.0, 0.0]\nsize = [1.0, 2.0, 30.0]\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [6.0, 0.6, 0.0]\nsize = [1.2, 1.2, 1.5]\n\
+         subtract = true\n",
+    )
+    .unwrap();
+    let s = common::drive(climber, terrain, "forward 40s");
+    let commanded = f64::from(s.speed) * s.seconds;
+    assert!(
+        s.distance >= 0.5 * commanded,
+        "{} of {commanded}",
+        s.distance
+    );
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

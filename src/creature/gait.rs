@@ -176,6 +176,15 @@ impl Creature {
         // Only on open ground: among walls the drive already relieves a
         // held climber, and stepping every foot there cost knees at edges.
         let held = !self.among_walls && self.is_held();
+        // Stranded among walls (no headway for seconds, however it rocks),
+        // a foot a step would move still holds the body back (see
+        // `strains_now`): it must step, or nothing ever moves again. (A
+        // climber's front foot on a tunnel's ceiling, its foothold 11 cm
+        // off, trailed its rest point past the brake's limit, short of a
+        // partner's share of a stride: the body stood 40 s on a wall's far
+        // edge.) On open ground the held rule above does it; stranded
+        // there too, a spider on a ridged flank stepped in place for good.
+        let stranded = self.among_walls && self.is_stranded();
         for (i, leg) in self.legs.iter().enumerate() {
             scratch.lifted[i] = leg.is_lifted();
             if !leg.is_grounded() {
@@ -206,6 +215,8 @@ impl Creature {
                 // now. A foot trailing its rest point, its foothold just
                 // short of a stride ahead, held an octopod on a steep ridged
                 // peak for good, never due.
+                1.0 + off_target / threshold
+            } else if stranded && can_improve {
                 1.0 + off_target / threshold
             } else if off_target > partner * threshold {
                 off_target / threshold
@@ -268,8 +279,9 @@ impl Creature {
                 .any(|c| c.leg == first && c.urgency >= 5.0);
             // Standing up only: on its side on a flank, a foot lifted off
             // its balance left the octopod hanging by its legs there.
-            let stranded = self.is_stranded() && self.body.up().y > super::posture::STANDING_UP;
-            if !((urgent || self.is_held() || stranded)
+            let stranded_upright =
+                self.is_stranded() && self.body.up().y > super::posture::STANDING_UP;
+            if !((urgent || self.is_held() || stranded_upright)
                 && self.stability_wait > STABILITY_PATIENCE * self.spec.gait.step_duration)
             {
                 return;

@@ -8,7 +8,8 @@ use glam::Vec3;
 use super::drive::{BRAKE_STRETCH, STOP_STRETCH};
 use super::footholds::reach_needed;
 use super::swing::{
-    HANGING_REACH, SWING_REACH, off_surface, onto_ground_within_reach, swing_on, within_reach,
+    HANGING_REACH, SWING_CLEARANCE, SWING_REACH, off_surface, onto_ground_within_reach, swing_on,
+    within_reach,
 };
 use super::{Body, Creature, CreatureSpec, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
@@ -25,6 +26,10 @@ pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
 /// solid world, or open ground) before the leg is solved again with its
 /// pole pushed out.
 const KNEE_CLEARANCE: f32 = 0.005;
+/// How deep (metres) the guard may leave a swinging leg's knee in the
+/// solid before its foot is taken to be behind the solid from its hip
+/// (see `take_near_side_of_solid`).
+const STRANDED_KNEE_DEPTH: f32 = 0.005;
 /// Solves tried to bring a dipping knee out (alternately from the current
 /// pose and from the rest pose).
 const KNEE_ATTEMPTS: usize = 4;
@@ -746,6 +751,9 @@ impl Creature {
         if depth < KNEE_CLEARANCE && !self.legs[i].is_grounded() {
             depth = self.draw_swinging_foot_in(terrain, i, params, depth);
         }
+        if depth < -STRANDED_KNEE_DEPTH && !self.legs[i].is_grounded() {
+            depth = self.take_near_side_of_solid(terrain, i, params, depth);
+        }
         // Still in the solid, and every pose out of it passes through the
         // body (a rear leg crammed between its body's tail and a wall it
         // has come down: a knee 125 mm into the wall): through its own
@@ -763,6 +771,64 @@ impl Creature {
             depth = d;
         }
         depth
+    }
+
+    /// A foot in the air behind the solid from its hip, which no pose of
+    /// its leg reaches with its knees out of the solid (left under a
+    /// ceiling while the body went round the lintel onto the roof: it hung
+    /// there 15 s, sliding along the ceiling, its knee 0.29 m in the roof),
+    /// takes the near side instead: where the line from the hip meets the
+    /// solid, off the surface and within reach, and swings on from there
+    /// to its foothold. Kept only if it brings the knees farther out;
+    /// returns the clearance of the deepest inner joint of the pose kept.
+    fn take_near_side_of_solid(
+        &mut self,
+        terrain: &Ground<'_>,
+        i: usize,
+        params: &SolveParams,
+        depth: f32,
+    ) -> f32 {
+        let leg = &self.legs[i];
+        let (hip, reach, kind) = (leg.chain.root(), leg.chain.reach(), leg.solver);
+        let toward = leg.foot - hip;
+        let (Some(hit), Some(direction)) = (
+            terrain.raycast(hip, toward, toward.length()),
+            toward.try_normalize(),
+        ) else {
+            return depth;
+        };
+        let near_side = onto_ground_within_reach(
+            terrain,
+            hip,
+            SWING_REACH * reach,
+            hit.point - direction * SWING_CLEARANCE,
+            SWING_CLEARANCE,
+        );
+        let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
+        let report = solve_with(kind, &mut chain, near_side, params);
+        let Some((d, _)) = deepest_joint(terrain, &chain) else {
+            return depth;
+        };
+        if d <= depth || chain.bone_length_error() > BONE_REPAIR_FRACTION * reach {
+            return depth;
+        }
+        let phase = swing_on(
+            terrain,
+            near_side,
+            leg.desired,
+            self.body.up(),
+            &self.spec.gait,
+            reach,
+        );
+        let enters_body = chain_enters_body(&self.body, self.spec.body.size * 0.5, &chain);
+        let leg = &mut self.legs[i];
+        leg.foot = near_side;
+        leg.phase = phase;
+        leg.hanging = true;
+        leg.chain = chain;
+        leg.report = report;
+        leg.enters_body = enters_body;
+        d
     }
 
     /// A foot in the air whose leg found no pose with its knees out of the

@@ -19,7 +19,7 @@ use crate::math::move_towards;
 use crate::terrain::Ground;
 
 /// Lowest a swinging foot may pass over the ground at mid-swing (metres).
-const SWING_CLEARANCE: f32 = 0.02;
+pub(super) const SWING_CLEARANCE: f32 = 0.02;
 /// Fastest the landing point follows a moved foothold at lift-off, as a
 /// multiple of the foot's mean speed over its swing; it slows to zero at
 /// touchdown.
