@@ -833,6 +833,45 @@ fn a_stranded_climber_steps_the_foot_that_holds_it_back() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A new user's first creature, `skitter new creature --legs 5` as it
+/// comes (a ground walker), stopped before the wall, then turned along it:
+/// its rest points went into the wall, every ray down started inside it,
+/// and each foot took the surface nearest its hip, the wall's face. It
+/// stood three feet on the face, tilted to its steepest (50°), for the
+/// rest of the run. A ground walker with no foothold takes the ground
+/// below its hip now, and stays upright by the wall.
+#[test]
+fn a_ground_walker_turning_along_a_wall_keeps_its_feet_off_the_face() {
+    let template = skitter::config::CreatureTemplate {
+        name: "five".into(),
+        legs: 5,
+        bones: 3,
+        gait: skitter::config::TemplateGait::default_for(5),
+    };
+    let five = parse_creature("five.toml", &template.render().unwrap()).unwrap();
+    let mut world = common::walking_world(five, common::shipped_terrain("wall"));
+    let turn = |world: &mut World, turn: f32| {
+        world
+            .apply(skitter::sim::Command::Drive { forward: 1.0, turn })
+            .unwrap()
+    };
+    let mut steepest = 0.0f32;
+    for (seconds, rudder) in [(40, 0.0), (3, 1.0), (15, 0.0)] {
+        turn(&mut world, rudder);
+        for _ in 0..seconds * 120 {
+            world.step();
+            steepest = steepest.max(body_pose(&world).1.angle_between(Vec3::Y).to_degrees());
+        }
+    }
+    assert!(
+        steepest < 20.0,
+        "tilted {steepest}° on flat ground by the wall"
+    );
+    let s = world.summary(0.0);
+    assert_eq!(s.leg_body_intersections, 0);
+    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

@@ -202,9 +202,14 @@ impl Creature {
         }
         best.map_or_else(
             || Foothold {
-                // Nothing anywhere: the surface nearest the hip.
+                // Nothing anywhere: for a climber among walls the surface
+                // nearest the hip; otherwise the ground below it. (Not a
+                // ground walker's nearest surface: by a wall, its rest
+                // points inside the wall, that is the wall's face, and a
+                // five-legged walker turning along a wall stood its feet
+                // on it, tilted to its steepest, for good.)
                 hit: RayHit {
-                    point: if walls {
+                    point: if walls && climber {
                         terrain.closest_point(hip)
                     } else {
                         terrain.project_down(hip).point
