@@ -106,7 +106,7 @@ enum NewWhat {
         #[arg(long, default_value_t = 3)]
         bones: usize,
         /// trot (even counts), tripod (6 or 12 legs), wave or crawl; default
-        /// trot for even counts, wave for odd.
+        /// tripod for 6 or 12 legs, trot for other even counts, wave for odd.
         #[arg(long)]
         gait: Option<config::TemplateGait>,
         /// Where to write (default NAME.toml in the current directory).
@@ -311,8 +311,7 @@ struct HeadlessArgs {
     #[arg(long)]
     trace: Option<String>,
     /// With --trace, write every Nth step only (steps N, 2N, …).
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = steps_apart)]
     trace_every: u64,
     /// Also exit with code 3 when a quality limit is broken (foot slip over
     /// 1 mm, foot gap over 1 cm, bone error over 1e-4 m, any gait violation).
@@ -804,6 +803,16 @@ fn new(what: NewWhat) -> Result<(), Failure> {
     out.finish()
 }
 
+/// `--trace-every`'s value: a whole number of steps, 1 or more.
+fn steps_apart(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(steps) if steps >= 1 => Ok(steps),
+        _ => Err(format!(
+            "must be a whole number of steps, 1 or more (1 writes every step), got {text}"
+        )),
+    }
+}
+
 fn list() -> Result<(), Failure> {
     let mut out = Out::new();
     out.line("creatures (--creature NAME):")?;
@@ -816,17 +825,26 @@ fn list() -> Result<(), Failure> {
     }
     out.line("terrains (--terrain NAME):")?;
     for b in TERRAINS {
-        // The first comment that is not the editor's `#:schema` line.
-        let line = b
-            .text
-            .lines()
-            .find(|l| l.starts_with('#') && !l.starts_with("#:"))
-            .unwrap_or("")
-            .trim_start_matches('#')
-            .trim();
-        out.line(&format!("  {:<10} {line}", b.name))?;
+        out.line(&format!("  {:<10} {}", b.name, leading_sentence(b.text)))?;
     }
     out.finish()
+}
+
+/// The first sentence of a file's leading comment (its first lines that
+/// are comments, less the editor's `#:schema` line), which may run over
+/// several lines: what `list` says of a terrain.
+fn leading_sentence(text: &str) -> String {
+    let comment = text
+        .lines()
+        .filter(|l| !l.starts_with("#:"))
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    match comment.find(". ") {
+        Some(end) => comment[..=end].to_string(),
+        None => comment,
+    }
 }
 
 #[cfg(test)]
@@ -857,6 +875,28 @@ mod tests {
         let reason = went_bad(&s, false).unwrap();
         assert_eq!(reason, "nan_count 3: the simulation produced NaN");
         assert_eq!(Failure::RunWentBad(reason).code(), 3);
+    }
+
+    #[test]
+    fn list_gives_each_terrain_a_whole_sentence() {
+        for b in TERRAINS {
+            let sentence = leading_sentence(b.text);
+            assert!(sentence.len() > 20, "{}: {sentence:?}", b.name);
+            assert!(sentence.ends_with('.'), "{}: {sentence:?}", b.name);
+            assert!(!sentence.contains('#'), "{}: {sentence:?}", b.name);
+        }
+        let text = "#:schema x\n# One line: and\n# its end. Then more.\nname = \"t\"\n";
+        assert_eq!(leading_sentence(text), "One line: and its end.");
+    }
+
+    #[test]
+    fn trace_every_takes_whole_steps_from_one() {
+        assert_eq!(steps_apart("1"), Ok(1));
+        assert_eq!(steps_apart("120"), Ok(120));
+        for bad in ["0", "-2", "1.5", "x", ""] {
+            let err = steps_apart(bad).unwrap_err();
+            assert!(err.contains("1 or more"), "{bad}: {err}");
+        }
     }
 
     #[test]

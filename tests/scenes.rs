@@ -294,7 +294,7 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
         ),
         (
             "[[creatures]]\ncreature = \"spider\"\n[[creatures]]\ncreature = \"biped\"\nheading = \"north\"\n",
-            &[":5:11:", "creatures[1].heading", "expected f64"],
+            &[":5:11:", "creatures[1].heading", "expected a number"],
         ),
         (
             "[[creatures]]\ncreature = \"spider\"\nheading = 1e300\n",

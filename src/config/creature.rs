@@ -655,7 +655,7 @@ fn physical_checks(
             ),
         ));
     }
-    let (cap, cap_reason) = spec.speed_limit();
+    let (cap, cap_reason, remedy) = spec.speed_limit();
     let speed = body.speed.min(cap);
     let lead_limit = MAX_LEAD_FRACTION * shortest_reach;
     if spec.gait.lead * speed > lead_limit {
@@ -673,13 +673,16 @@ fn physical_checks(
         ));
     }
     if body.speed > cap {
+        let remedy = match remedy {
+            Some(remedy) => format!("{remedy}, or lower the speed"),
+            None => "Lower the speed".to_string(),
+        };
         warnings.push(Warning(check.at(
             &file.body.speed,
             "body.speed",
             format!(
                 "the gait can carry at most {cap:.3} m/s (set by {cap_reason}); the creature will \
-                 walk at {cap:.3} m/s. Shorten min_step_duration, lengthen or space the legs, or \
-                 lower the speed"
+                 walk at {cap:.3} m/s. {remedy}"
             ),
         )));
     }

@@ -233,7 +233,7 @@ impl<'a> Source<'a> {
             .as_ref()
             .map(|s| self.field_at(s.start))
             .unwrap_or_default();
-        let mut message = err.message().trim().to_string();
+        let mut message = plain_types(err.message().trim());
         // Only a header TOML refused as a duplicate: a missing field is
         // also reported at its table's header, and the hint misled there.
         let duplicate = message.starts_with("duplicate");
@@ -336,9 +336,57 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
+/// `message` with the Rust type names serde's errors end in (`expected
+/// f32`) said in the words a file's author knows.
+fn plain_types(message: &str) -> String {
+    const PLAIN: [(&str, &str); 9] = [
+        ("expected f32", "expected a number"),
+        ("expected f64", "expected a number"),
+        ("expected u8", "expected a whole number"),
+        ("expected u16", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
+        ("expected usize", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected a boolean", "expected true or false"),
+    ];
+    let mut plain = message.to_string();
+    for (rust, words) in PLAIN {
+        if let Some(at) = plain.rfind(rust)
+            && plain[at + rust.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+        {
+            plain.replace_range(at..at + rust.len(), words);
+        }
+    }
+    plain
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_errors_name_types_in_plain_words() {
+        assert_eq!(
+            plain_types("invalid type: string \"tall\", expected f32"),
+            "invalid type: string \"tall\", expected a number"
+        );
+        assert_eq!(
+            plain_types("invalid type: floating point `1.5`, expected u32"),
+            "invalid type: floating point `1.5`, expected a whole number"
+        );
+        assert_eq!(
+            plain_types("invalid type: integer `1`, expected a boolean"),
+            "invalid type: integer `1`, expected true or false"
+        );
+        // Only the type names themselves.
+        let message = "invalid length 2, expected an array of length 3";
+        assert_eq!(plain_types(message), message);
+        assert_eq!(plain_types("expected f32s"), "expected f32s");
+    }
 
     #[test]
     fn line_and_column_are_one_based_and_count_characters() {

@@ -287,27 +287,45 @@ impl CreatureSpec {
         self.speed_bounds().cap()
     }
 
-    /// [`speed_cap`](Self::speed_cap) and, in words, what sets it.
-    pub fn speed_limit(&self) -> (f32, String) {
+    /// [`speed_cap`](Self::speed_cap) and, in words, what sets it and what
+    /// would raise it (short of a lower speed), if anything.
+    pub fn speed_limit(&self) -> (f32, String, Option<&'static str>) {
         let bounds = self.speed_bounds();
         let cap = bounds.cap();
         let stance = self.stance_time();
-        let reason = match bounds.crossing {
-            Some((front, back, gap, speed)) if speed == cap => format!(
-                "a stride of {CROSSING_SHARE} of the {gap:.3} m between the feet of `{}` and \
-                 `{}` per {stance:.3} s on the ground, so their feet never cross",
-                front.name, back.name
+        match bounds.crossing {
+            Some((front, back, gap, speed)) if speed == cap => (
+                cap,
+                format!(
+                    "a stride of {CROSSING_SHARE} of the {gap:.3} m between the feet of `{}` \
+                     and `{}` per {stance:.3} s on the ground, so their feet never cross",
+                    front.name, back.name
+                ),
+                Some("Space those legs, shorten min_step_duration or use fewer gait groups"),
             ),
-            _ if bounds.swings == cap => {
-                format!("swinging feet staying under {FOOT_SPEED_LIMIT} m/s")
-            }
-            _ => format!(
-                "each foot's stroke over its {stance:.3} s on the ground between the shortest \
-                 swings (min_step_duration {:.3} s)",
-                self.gait.min_step_duration
+            // It depends on the number of groups alone: a foot's swing must
+            // make up the body's travel while every other group swings.
+            _ if bounds.swings == cap => (
+                cap,
+                format!(
+                    "swinging feet staying under {FOOT_SPEED_LIMIT} m/s while {} other \
+                     group(s) swing in turn",
+                    self.turns().saturating_sub(1).max(1)
+                ),
+                // Two groups are the fewest that leave feet down.
+                (self.turns() > 2)
+                    .then_some("Use fewer gait groups (more feet in the air at once)"),
             ),
-        };
-        (cap, reason)
+            _ => (
+                cap,
+                format!(
+                    "each foot's stroke over its {stance:.3} s on the ground between the \
+                     shortest swings (min_step_duration {:.3} s)",
+                    self.gait.min_step_duration
+                ),
+                Some("Shorten min_step_duration, or lengthen or space the legs"),
+            ),
+        }
     }
 
     /// The three speeds that bound the gait (see [`speed_cap`](Self::speed_cap)).

@@ -571,7 +571,8 @@ pub struct Summary {
     pub time_on_ceilings: f64,
     /// Largest IK error.
     pub ik_error_max: f32,
-    /// 99th percentile IK error (to within 3%).
+    /// 99th percentile IK error (to within 3%, and never above
+    /// `ik_error_max`).
     pub ik_error_p99: f32,
     /// Mean IK iterations per leg solve.
     pub ik_iterations_mean: f32,

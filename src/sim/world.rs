@@ -756,7 +756,10 @@ impl World {
             time_on_walls: m.wall_time / count.max(1) as f64,
             time_on_ceilings: m.ceiling_time / count.max(1) as f64,
             ik_error_max: m.ik_error_max,
-            ik_error_p99: m.ik_errors.quantile(0.99),
+            // The histogram gives its bin's upper edge, which can pass the
+            // largest error itself (errors just under the tolerance fill
+            // the bin whose edge is the tolerance).
+            ik_error_p99: m.ik_errors.quantile(0.99).min(m.ik_error_max),
             ik_iterations_mean: m.ik_iterations_mean(),
             bone_error_max: m.bone_error_max,
             // Infinite only when nothing was observed yet; NaN stays NaN.

@@ -51,7 +51,7 @@ const HINTS: &[(&str, &str)] = &[
     ("space", "pause"),
     ("[ ]", "rate"),
     ("v", "view"),
-    ("o", "split"),
+    ("o", "overview"),
     ("+/-", "zoom"),
     ("r", "restart"),
     ("g", "seed"),

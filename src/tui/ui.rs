@@ -718,7 +718,7 @@ const HINTS: &[(&str, &str)] = &[
     ("space", "pause"),
     ("i", "solver"),
     ("v", "view"),
-    ("o", "split"),
+    ("o", "overview"),
     ("+/-", "zoom"),
     ("hjkl", "pan"),
     ("f", "follow"),
