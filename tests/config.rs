@@ -539,11 +539,11 @@ fn a_speed_the_gait_cannot_carry_is_a_warning_with_the_cap() {
     let line = line_of(&text, "speed = 10");
     assert!(
         shown.starts_with(&format!(
-            "warning creatures/fast.toml:{line}:9: body.speed: the gait can carry at most 1.103 m/s (set by swinging feet staying under 4.5 m/s while 1 other group(s) swing in turn)"
+            "warning creatures/fast.toml:{line}:9: body.speed: the gait can carry at most 1.103 m/s (set by swinging feet staying under 4.5 m/s while the gait's 1 other turn(s) swing)"
         )),
         "{shown}"
     );
-    // Two groups are the fewest: nothing but a lower speed raises it.
+    // Two turns are the fewest: nothing but a lower speed raises it.
     assert!(shown.ends_with("Lower the speed"), "{shown}");
 }
 
@@ -567,7 +567,7 @@ fn the_advice_for_a_capped_speed_raises_the_cap() {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(shown.contains("2 other group(s)"), "{shown}");
+    assert!(shown.contains("2 other turn(s)"), "{shown}");
     assert!(shown.contains("Use fewer gait groups"), "{shown}");
     let capped = spec.speed_cap();
     let two = three.replacen(

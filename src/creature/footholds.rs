@@ -211,6 +211,13 @@ impl Creature {
                 hit: RayHit {
                     point: if walls && climber {
                         terrain.closest_point(hip)
+                    } else if walls {
+                        // Straight down among the shapes (a platform under
+                        // the hip, a pit's floor), the ground's alone past
+                        // them.
+                        terrain
+                            .raycast(hip, Vec3::NEG_Y, length)
+                            .map_or_else(|| terrain.project_down(hip).point, |hit| hit.point)
                     } else {
                         terrain.project_down(hip).point
                     },

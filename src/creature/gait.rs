@@ -208,15 +208,13 @@ impl Creature {
             } else if stretch > SLOW_DOWN_STRETCH && can_improve {
                 // Holding the body back (see `drive.rs`): step soon.
                 5.0 + stretch
-            } else if held && can_improve {
+            } else if (held || stranded) && can_improve {
                 // Held still by its own brakes (or a balance it waits for:
                 // deliberately, since standing still gains no balance), the
                 // body waits on its feet: any foot a step would move steps
                 // now. A foot trailing its rest point, its foothold just
                 // short of a stride ahead, held an octopod on a steep ridged
                 // peak for good, never due.
-                1.0 + off_target / threshold
-            } else if stranded && can_improve {
                 1.0 + off_target / threshold
             } else if off_target > partner * threshold {
                 off_target / threshold

@@ -621,8 +621,8 @@ impl Creature {
         }
         leg.enters_body = enters_body;
         if terrain.has_shapes() {
-            // Even a pose through the body: the guard keeps only poses out
-            // of it, so one it finds mends both (a tail hip mounted behind
+            // Even a pose through the body: the guard prefers poses out of
+            // it, so one it finds mends both (a tail hip mounted behind
             // the body, set down by a corner, left an ankle 170 mm in).
             self.legs[i].knee_clearance = self.keep_knees_out(terrain, i, &params);
             self.after_knee_guard(i, enters_body);
@@ -642,8 +642,9 @@ impl Creature {
     }
 
     /// What the knee guard may have changed: the bone error, and whether a
-    /// pose that `entered_body` still does (the guard keeps only poses out
-    /// of the body).
+    /// pose that `entered_body` still does. (A pose out of the body stays
+    /// out: the guard takes one through the body only as its last resort,
+    /// and then marks the leg itself.)
     fn after_knee_guard(&mut self, i: usize, entered_body: bool) {
         let half = self.spec.body.size * 0.5;
         let leg = &mut self.legs[i];
@@ -659,7 +660,10 @@ impl Creature {
     /// pose and from the rest pose, and last folded clear of it
     /// ([`folded_clear_of`]); the pose whose deepest joint stands farthest
     /// out is kept, provided it reaches the foot as well, keeps its bones
-    /// and stays out of the body.
+    /// and stays out of the body. A foot in the air still left with its
+    /// knees in is drawn in, or, behind the solid from its hip, moved to
+    /// its near side; a knee still in past its clearance takes the best
+    /// pose found through the body as the last resort.
     /// Returns the clearance of the deepest inner joint of the pose kept.
     fn keep_knees_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) -> f32 {
         let Some((mut depth, mut deepest)) = deepest_joint(terrain, &self.legs[i].chain) else {
@@ -751,15 +755,15 @@ impl Creature {
         if depth < KNEE_CLEARANCE && !self.legs[i].is_grounded() {
             depth = self.draw_swinging_foot_in(terrain, i, params, depth);
         }
-        if depth < -STRANDED_KNEE_DEPTH && !self.legs[i].is_grounded() {
+        if depth < -STRANDED_KNEE_DEPTH && !self.legs[i].is_grounded() && terrain.has_shapes() {
             depth = self.take_near_side_of_solid(terrain, i, params, depth);
         }
-        // Still in the solid, and every pose out of it passes through the
-        // body (a rear leg crammed between its body's tail and a wall it
+        // Still in the solid past its clearance, and every pose out of it
+        // passes through the body (a rear leg crammed between its body's tail and a wall it
         // has come down: a knee 125 mm into the wall): through its own
         // body is the lesser fault. Only for the foot the poses were
         // solved for (drawing a swinging foot in may have moved it).
-        if depth < 0.0
+        if depth < -KNEE_CLEARANCE
             && self.legs[i].foot == foot
             && let Some((d, chain, report)) = through_body
             && d > depth
@@ -791,8 +795,9 @@ impl Creature {
         let leg = &self.legs[i];
         let (hip, reach, kind) = (leg.chain.root(), leg.chain.reach(), leg.solver);
         let toward = leg.foot - hip;
+        // Short of the foot's own surface: a foot on it is not behind it.
         let (Some(hit), Some(direction)) = (
-            terrain.raycast(hip, toward, toward.length()),
+            terrain.raycast(hip, toward, toward.length() - SWING_CLEARANCE),
             toward.try_normalize(),
         ) else {
             return depth;
@@ -809,7 +814,10 @@ impl Creature {
         let Some((d, _)) = deepest_joint(terrain, &chain) else {
             return depth;
         };
-        if d <= depth || chain.bone_length_error() > BONE_REPAIR_FRACTION * reach {
+        if d <= depth
+            || chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
+            || report.error > leg.report.error.max(params.tolerance)
+        {
             return depth;
         }
         let phase = swing_on(

@@ -301,20 +301,25 @@ impl CreatureSpec {
                      and `{}` per {stance:.3} s on the ground, so their feet never cross",
                     front.name, back.name
                 ),
-                Some("Space those legs, shorten min_step_duration or use fewer gait groups"),
+                Some(
+                    "Space those legs, shorten min_step_duration, or use fewer gait groups or a \
+                     larger max_lifted",
+                ),
             ),
-            // It depends on the number of groups alone: a foot's swing must
-            // make up the body's travel while every other group swings.
+            // It depends on the gait's turns alone (its groups, each in as
+            // many turns as `max_lifted` takes): a foot's swing must make
+            // up the body's travel while every other turn swings.
             _ if bounds.swings == cap => (
                 cap,
                 format!(
-                    "swinging feet staying under {FOOT_SPEED_LIMIT} m/s while {} other \
-                     group(s) swing in turn",
+                    "swinging feet staying under {FOOT_SPEED_LIMIT} m/s while the gait's {} \
+                     other turn(s) swing",
                     self.turns().saturating_sub(1).max(1)
                 ),
-                // Two groups are the fewest that leave feet down.
-                (self.turns() > 2)
-                    .then_some("Use fewer gait groups (more feet in the air at once)"),
+                // Two turns are the fewest that leave feet down.
+                (self.turns() > 2).then_some(
+                    "Use fewer gait groups or a larger max_lifted (more feet in the air at once)",
+                ),
             ),
             _ => (
                 cap,

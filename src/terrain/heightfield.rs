@@ -690,20 +690,22 @@ impl<'a> Ground<'a> {
         let (mut hi, mut hi_from) = (f32::INFINITY, None);
         for &i in indices {
             let shape = &self.field.shapes[i as usize];
-            // A lower bound on the shape's distance from its bounding ball:
-            // a shape that cannot change either bound is skipped. (Not an
+            // A shape that cannot change either bound is skipped: its
+            // distance is at least its bounding ball's, the centre's less
+            // the radius, so it is no nearer than `needed` (a carve's must
+            // pass -lo, an addition's come under hi) when the centre is
+            // `needed` + the radius away, compared squared. (Never an
             // addition's when its base may be buried: the depth past it is
-            // no longer its distance.) Its distance is at least `bound` when
-            // the centre is `bound` + the radius away: compared squared.
+            // no longer its distance.)
             let radius = self.field.index.radius(i);
-            let bound = if shape.subtract {
+            let needed = if shape.subtract {
                 -lo
             } else if bases_buried {
                 f32::INFINITY
             } else {
                 hi
             };
-            let beyond = bound + radius;
+            let beyond = needed + radius;
             if beyond <= 0.0 || (world - shape.center).length_squared() >= beyond * beyond {
                 continue;
             }

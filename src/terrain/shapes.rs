@@ -404,8 +404,8 @@ mod tests {
         }
     }
 
-    /// The footprint is where a vertical line meets the shape, on a grid
-    /// of lines across and around each kind (a box turned too).
+    /// Containment is the distance's sign, tested without its square
+    /// root, on a grid of points in and around each kind (a box turned too).
     #[test]
     fn a_shape_contains_exactly_the_points_its_distance_puts_inside() {
         for s in [
@@ -436,6 +436,8 @@ mod tests {
         }
     }
 
+    /// The footprint is where a vertical line meets the shape, on a grid
+    /// of lines across and around each kind (a box turned too).
     #[test]
     fn the_footprint_is_where_a_vertical_line_meets_the_shape() {
         for s in [
@@ -526,6 +528,8 @@ pub(crate) struct ShapeIndex {
     radii: Vec<f32>,
 }
 
+/// How far (metres) a shape's footprint is widened in the index.
+const FOOTPRINT_PAD: f32 = 1e-3;
 /// Most cells along a side of a [`ShapeIndex`].
 const MAX_INDEX_SIDE: usize = 128;
 /// Edge of an index cell the grid aims for, metres.
@@ -539,7 +543,15 @@ impl ShapeIndex {
         if shapes.is_empty() {
             return ShapeIndex::default();
         }
-        let footprints: Vec<(Vec2, Vec2)> = shapes.iter().map(Shape::footprint_bounds).collect();
+        // Padded a millimetre: a point on a face, which `contains` takes
+        // for inside, may round to just outside the rectangle.
+        let footprints: Vec<(Vec2, Vec2)> = shapes
+            .iter()
+            .map(|s| {
+                let (least, most) = s.footprint_bounds();
+                (least - FOOTPRINT_PAD, most + FOOTPRINT_PAD)
+            })
+            .collect();
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for &(least, most) in &footprints {
             lo = lo.min(least);
