@@ -872,6 +872,39 @@ fn a_ground_walker_turning_along_a_wall_keeps_its_feet_off_the_face() {
     assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
 }
 
+/// Two walls 0.4 m apart, a slot narrower than a walker's body is long,
+/// and a turn inside it: the guard pushed the corner the turn buried out
+/// along its wall's normal, into the other wall (the biped's body 74 mm
+/// in; a hexapod wedged in the slot's mouth, a corner in each wall, for
+/// the rest of the run). A turn that would bury a corner is not taken.
+#[test]
+fn a_walker_does_not_turn_its_body_into_the_walls_of_a_slot() {
+    let slot = parse_terrain(
+        "slot.toml",
+        "name = \"slot\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, -10.2]\nsize = [10.0, 3.0, 20.0]\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, 10.2]\nsize = [10.0, 3.0, 20.0]\n",
+    )
+    .unwrap();
+    for walker in ["biped", "hexapod"] {
+        let s = common::drive(
+            common::shipped_creature(walker),
+            slot.clone(),
+            "forward 15s, forward+left 2s, forward 23s",
+        );
+        assert!(
+            s.body_clearance_min >= 0.0,
+            "{walker}: {}",
+            s.body_clearance_min
+        );
+        assert!(
+            clean_climb(&s).is_empty(),
+            "{walker}: {:?}",
+            clean_climb(&s)
+        );
+    }
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

@@ -50,7 +50,7 @@ const BOB_SHARE: f32 = 0.015;
 /// well above [`BODY_CLEARANCE`], so the hard guard rarely has to act.
 pub(super) const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
-const BODY_CLEARANCE: f32 = 0.005;
+pub(super) const BODY_CLEARANCE: f32 = 0.005;
 /// How near the shapes (metres) the hard guard searches the whole body box
 /// for the point nearest them: twice its clearance. (Searching to the
 /// spring's clearance, a body held 4–10 cm off a wall by its feet halved its
