@@ -905,6 +905,26 @@ fn a_walker_does_not_turn_its_body_into_the_walls_of_a_slot() {
     }
 }
 
+/// A slab 0.7 m over the floor: a crawl space the octopod walks into.
+/// Its rays down start a leg's reach over its rest points, above the slab,
+/// and found the slab's top: with footholds on the slab and on the floor
+/// both, it rolled onto its side and laid a knee 220 mm into the floor. A
+/// ray that finds a surface above the hip with a ceiling between starts
+/// again from under the ceiling.
+#[test]
+fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
+    let slab = parse_terrain(
+        "slab.toml",
+        "name = \"slab\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [7.0, 0.85, 0.0]\nsize = [4.0, 0.3, 20.0]\n",
+    )
+    .unwrap();
+    let s = common::drive(common::shipped_creature("octopod"), slab, "forward 40s");
+    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert!(s.time_on_walls < 0.5, "on its side {} s", s.time_on_walls);
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

@@ -152,6 +152,12 @@ impl Creature {
             let (rest, limit) = rest_at(pull);
             let origin = rest + up * above;
             let down = terrain.raycast(origin, -up, length);
+            let down = match down {
+                Some(hit) if walls && (hit.point - hip).dot(up) > 0.0 => {
+                    under_any_ceiling(terrain, (hit, rest, hip, up), above, length)
+                }
+                other => other,
+            };
             if let Some(hit) = self.usable(terrain, down, climber)
                 && consider(hit, pull, limit)
             {
@@ -295,6 +301,39 @@ impl Creature {
         }
     }
 }
+
+/// A foothold ray's `hit` above the hip, from `above` metres over the rest
+/// point `rest` along `up`, when a ceiling hangs between the rest point
+/// (at the hip's level) and where the ray started: then the ray again
+/// from just under that ceiling. Started over a slab that the body walks
+/// under, the ray found the slab's top: an octopod in a 0.7 m crawl space
+/// took footholds on it and on the floor both, rolled onto its side and
+/// laid a knee 220 mm into the floor. A rest point inside the solid (a
+/// step taller than the hip) looks up from nowhere: the hit stands.
+fn under_any_ceiling(
+    terrain: &Ground<'_>,
+    (hit, rest, hip, up): (RayHit, Vec3, Vec3, Vec3),
+    above: f32,
+    length: f32,
+) -> Option<RayHit> {
+    let hip_height = (hip - rest).dot(up);
+    let level = rest + up * hip_height;
+    match terrain.raycast(level, up, above - hip_height) {
+        Some(ceiling) if ceiling.distance > CEILING_MARGIN => {
+            // As far below the rest point as the first ray went.
+            let start = hip_height + ceiling.distance - CEILING_MARGIN;
+            terrain.raycast(
+                level + up * (start - hip_height),
+                -up,
+                start + length - above,
+            )
+        }
+        _ => Some(hit),
+    }
+}
+
+/// How far under a ceiling (metres) a foothold ray starts again.
+const CEILING_MARGIN: f32 = 0.01;
 
 /// How much leg it takes to put a foot at `point` from `hip`: the straight
 /// distance, or in a solid world, when that line passes through the solid
