@@ -26,10 +26,6 @@ pub const BONE_REPAIR_FRACTION: f32 = 1e-5;
 /// solid world, or open ground) before the leg is solved again with its
 /// pole pushed out.
 const KNEE_CLEARANCE: f32 = 0.005;
-/// How deep (metres) the guard may leave a swinging leg's knee in the
-/// solid before its foot is taken to be behind the solid from its hip
-/// (see `take_near_side_of_solid`).
-const STRANDED_KNEE_DEPTH: f32 = 0.005;
 /// Solves tried to bring a dipping knee out (alternately from the current
 /// pose and from the rest pose).
 const KNEE_ATTEMPTS: usize = 4;
@@ -387,6 +383,22 @@ fn solve_with(
     }
 }
 
+/// Whether a guard's pose `chain`, solved with `report`, may replace a
+/// leg's pose solved with `current`: it keeps its bones, and misses its
+/// point by no more than the pose it replaces misses its own (or the
+/// tolerance). (A solver 3 mm short of a nearly straight leg's foot
+/// missed every drawn-in point by more than the tolerance too, and none
+/// was kept.)
+fn may_replace(
+    chain: &Chain,
+    report: &SolveReport,
+    current: &SolveReport,
+    params: &SolveParams,
+) -> bool {
+    chain.bone_length_error() <= BONE_REPAIR_FRACTION * chain.reach()
+        && report.error <= current.error.max(params.tolerance)
+}
+
 /// Leg `i`'s hip, where its chain is rooted this step, and what its solve
 /// is asked, for a creature of `spec` whose body is `body`.
 fn solve_params(spec: &CreatureSpec, body: &Body, i: usize) -> (Vec3, SolveParams) {
@@ -703,9 +715,7 @@ impl Creature {
                 ..*params
             };
             let report = solve_with(kind, &mut chain, leg.foot, &pushed);
-            if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
-                || report.error > leg.report.error.max(params.tolerance)
-            {
+            if !may_replace(&chain, &report, &leg.report, params) {
                 continue;
             }
             let Some((d, joint)) = deepest_joint(terrain, &chain) else {
@@ -755,14 +765,17 @@ impl Creature {
         if depth < KNEE_CLEARANCE && !self.legs[i].is_grounded() {
             depth = self.draw_swinging_foot_in(terrain, i, params, depth);
         }
-        if depth < -STRANDED_KNEE_DEPTH && !self.legs[i].is_grounded() && terrain.has_shapes() {
+        // Past its clearance in the solid, a foot in the air may be behind
+        // it from the hip.
+        if depth < -KNEE_CLEARANCE && !self.legs[i].is_grounded() && terrain.has_shapes() {
             depth = self.take_near_side_of_solid(terrain, i, params, depth);
         }
         // Still in the solid past its clearance, and every pose out of it
-        // passes through the body (a rear leg crammed between its body's tail and a wall it
-        // has come down: a knee 125 mm into the wall): through its own
-        // body is the lesser fault. Only for the foot the poses were
-        // solved for (drawing a swinging foot in may have moved it).
+        // passes through the body (a rear leg crammed between its body's
+        // tail and a wall it has come down: a knee 125 mm into the wall):
+        // through its own body is the lesser fault. Only for the foot the
+        // poses were solved for (drawing a swinging foot in, or taking the
+        // near side, may have moved it).
         if depth < -KNEE_CLEARANCE
             && self.legs[i].foot == foot
             && let Some((d, chain, report)) = through_body
@@ -814,10 +827,7 @@ impl Creature {
         let Some((d, _)) = deepest_joint(terrain, &chain) else {
             return depth;
         };
-        if d <= depth
-            || chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
-            || report.error > leg.report.error.max(params.tolerance)
-        {
+        if d <= depth || !may_replace(&chain, &report, &leg.report, params) {
             return depth;
         }
         let phase = swing_on(
@@ -904,12 +914,7 @@ impl Creature {
                 chain = rest_pose(&self.shared.rest[i], &self.body, hip);
                 report = solve_with(kind, &mut chain, foot, &outward);
             }
-            if chain.bone_length_error() > BONE_REPAIR_FRACTION * reach
-                // No farther off its point than the pose it replaces is
-                // off its foot (a solver 3 mm short of a nearly straight
-                // leg's foot missed every drawn-in point by more than the
-                // tolerance too, and none was kept).
-                || report.error > self.legs[i].report.error.max(params.tolerance)
+            if !may_replace(&chain, &report, &self.legs[i].report, params)
                 || chain_enters_body(&self.body, half, &chain)
             {
                 continue;

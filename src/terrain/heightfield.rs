@@ -631,6 +631,7 @@ impl<'a> Ground<'a> {
         // cannot change an answer nearer than that. (A cell that lists
         // every shape has none other: the overhang's two shapes reach into
         // all of its cells, and one query in eight folded them twice.)
+        // `box_gap::shapes_distance` does the same over the shapes alone.
         let every = self.field.index.every();
         if found.0.abs() <= edge || near.len() == every.len() {
             return found;
@@ -690,14 +691,10 @@ impl<'a> Ground<'a> {
         let (mut hi, mut hi_from) = (f32::INFINITY, None);
         for &i in indices {
             let shape = &self.field.shapes[i as usize];
-            // A shape that cannot change either bound is skipped: its
-            // distance is at least its bounding ball's, the centre's less
-            // the radius, so it is no nearer than `needed` (a carve's must
-            // pass -lo, an addition's come under hi) when the centre is
-            // `needed` + the radius away, compared squared. (Never an
-            // addition's when its base may be buried: the depth past it is
-            // no longer its distance.)
-            let radius = self.field.index.radius(i);
+            // A shape that cannot change either bound is skipped: a carve
+            // must come nearer than -lo, an addition nearer than hi. (Never
+            // an addition when its base may be buried: the depth past it
+            // is no longer its distance.)
             let needed = if shape.subtract {
                 -lo
             } else if bases_buried {
@@ -705,8 +702,7 @@ impl<'a> Ground<'a> {
             } else {
                 hi
             };
-            let beyond = needed + radius;
-            if beyond <= 0.0 || (world - shape.center).length_squared() >= beyond * beyond {
+            if self.field.index.at_least(i, shape.center, world, needed) {
                 continue;
             }
             let mut ds = shape.distance(world);

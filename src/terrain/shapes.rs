@@ -332,6 +332,15 @@ mod tests {
         Shape::new(kind, Vec3::new(1.0, 2.0, -3.0), half, yaw, false)
     }
 
+    /// A turned box, a ball and a turned pillar.
+    fn one_of_each_kind() -> [Shape; 3] {
+        [
+            shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7),
+            shape(ShapeKind::Sphere, Vec3::splat(1.5), 0.0),
+            shape(ShapeKind::Cylinder, Vec3::new(1.2, 2.0, 1.2), 0.3),
+        ]
+    }
+
     #[test]
     fn a_point_taken_into_the_frame_and_back_is_where_it_was() {
         let turned = shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7);
@@ -408,11 +417,7 @@ mod tests {
     /// root, on a grid of points in and around each kind (a box turned too).
     #[test]
     fn a_shape_contains_exactly_the_points_its_distance_puts_inside() {
-        for s in [
-            shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7),
-            shape(ShapeKind::Sphere, Vec3::splat(1.5), 0.0),
-            shape(ShapeKind::Cylinder, Vec3::new(1.2, 2.0, 1.2), 0.3),
-        ] {
+        for s in one_of_each_kind() {
             let (mut inside, mut outside) = (0, 0);
             for i in -12..=12 {
                 for j in -12..=12 {
@@ -440,11 +445,7 @@ mod tests {
     /// of lines across and around each kind (a box turned too).
     #[test]
     fn the_footprint_is_where_a_vertical_line_meets_the_shape() {
-        for s in [
-            shape(ShapeKind::Box, Vec3::new(2.0, 1.0, 0.5), 0.7),
-            shape(ShapeKind::Sphere, Vec3::splat(1.5), 0.0),
-            shape(ShapeKind::Cylinder, Vec3::new(1.2, 2.0, 1.2), 0.3),
-        ] {
+        for s in one_of_each_kind() {
             let (mut inside, mut outside) = (0, 0);
             for i in -40..=40 {
                 for k in -40..=40 {
@@ -592,10 +593,14 @@ impl ShapeIndex {
         }
     }
 
-    /// Shape `i`'s bounding radius.
-    #[inline]
-    pub(crate) fn radius(&self, i: u32) -> f32 {
-        self.radii[i as usize]
+    /// Whether shape `i`, centred at `centre`, is at least `needed` from
+    /// world point `world` by its bounding ball alone (its distance is
+    /// never under the centre's less the radius): what lets a fold skip
+    /// it. Compared squared, with no square root.
+    #[inline(always)]
+    pub(crate) fn at_least(&self, i: u32, centre: Vec3, world: Vec3, needed: f32) -> bool {
+        let beyond = needed + self.radii[i as usize];
+        beyond <= 0.0 || (world - centre).length_squared() >= beyond * beyond
     }
 
     /// The shapes (indices, in file order) whose footprints reach into

@@ -380,23 +380,28 @@ impl Ground<'_> {
             let mut solid = f32::INFINITY;
             for &i in indices {
                 let shape = &self.field.shapes[i as usize];
-                let bound = (world - shape.center).length() - self.field.index.radius(i);
+                // A carve changes the fold only nearer than -solid, an
+                // addition only nearer than solid.
+                let needed = if shape.subtract { -solid } else { solid };
+                if self.field.index.at_least(i, shape.center, world, needed) {
+                    continue;
+                }
                 if shape.subtract {
-                    if -bound > solid {
-                        solid = solid.max(-shape.distance(world));
-                    }
-                } else if bound < solid {
+                    solid = solid.max(-shape.distance(world));
+                } else {
                     solid = solid.min(shape.distance(world));
                 }
             }
             solid
         };
+        // As `Ground::nearest` goes: the cell's shapes, then every shape
+        // when the answer is farther than the cell's edge.
         let (near, edge) = self.field.index.near(world.x, world.z);
         let found = fold(near);
-        // Shapes of other cells are farther than the cell's edge.
-        if found.abs() <= edge {
+        let every = self.field.index.every();
+        if found.abs() <= edge || near.len() == every.len() {
             return found;
         }
-        fold(self.field.index.every())
+        fold(every)
     }
 }
