@@ -925,6 +925,30 @@ fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A block whose foot stands 0.3 m clear of the floor, across the path: its
+/// face starts at the height of the octopod's middle. The climber's nose
+/// ray, cast from that middle, passed under the face; with the top of its
+/// body pressed to the face it never reared up, and stood there rocking
+/// (5.0 m in 40 s). The nose looks from the top of its front as well now,
+/// and it climbs the face and walks on over the block.
+#[test]
+fn a_climber_meeting_a_block_over_a_low_gap_rears_up_and_climbs_it() {
+    let block = parse_terrain(
+        "block.toml",
+        "name = \"block\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [8.0, 0.8, 0.0]\nsize = [6.0, 1.0, 20.0]\n",
+    )
+    .unwrap();
+    let s = common::drive(common::shipped_creature("octopod"), block, "forward 40s");
+    assert!(s.distance >= 15.0, "{}", s.distance);
+    assert!(
+        s.time_on_walls > 1.0,
+        "never climbed: {} s on walls",
+        s.time_on_walls
+    );
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face
