@@ -949,6 +949,53 @@ fn a_climber_meeting_a_block_over_a_low_gap_rears_up_and_climbs_it() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A climber rolled past lying on its side, its feet on the floor: the
+/// plane through its feet was turned to agree with its up, so it rolled on
+/// onto its back and walked on so for good (a template climber tumbled off
+/// the roof's back edge and lay there; an octopod toppled off a thin wall
+/// walked down its face on its back, knees in the floor). The floor under
+/// its feet faces against its up, so it rolls back onto them.
+#[test]
+fn a_climber_on_its_back_turns_back_onto_its_feet() {
+    let mut world = driven_spider("wall");
+    for _ in 0..120 {
+        world.step();
+    }
+    {
+        let spider = &mut world.creatures_mut()[0];
+        // Rolled a third of a turn about its heading, past lying on its
+        // side, its feet where they stood.
+        let roll = glam::Quat::from_axis_angle(spider.body.forward(), 120f32.to_radians());
+        spider.body.orientation = roll * spider.body.orientation;
+    }
+    assert!(body_pose(&world).1.y < -0.49);
+    for _ in 0..3 * 120 {
+        world.step();
+    }
+    let up = body_pose(&world).1;
+    assert!(up.y > 0.9, "still on its back: up {up}");
+}
+
+/// A user's wall 3 m high and 0.2 m thick, the octopod turning right as it
+/// climbs: it toppled backwards off the top, rolled onto its back and
+/// walked down the face and along the floor so, a knee 265 mm in the floor.
+/// Turned back onto its feet (see the test above), it keeps its knees out.
+#[test]
+fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
+    let wall = parse_terrain(
+        "thinwall.toml",
+        "name = \"thinwall\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [5.0, 1.5, 0.0]\nsize = [0.2, 3.0, 40.0]\n",
+    )
+    .unwrap();
+    let s = common::drive(
+        common::shipped_creature("octopod"),
+        wall,
+        "forward 12s, forward+right 4s, forward 24s",
+    );
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

@@ -249,6 +249,7 @@ impl Creature {
             _ if footless => ground_normal(),
             OrientationSource::Ground => ground_normal(),
             OrientationSource::Feet => feet_plane_normal(&scratch.feet, &self.shared.ring, up)
+                .map(|normal| self.facing_off_the_feet(terrain, normal, up))
                 .unwrap_or_else(ground_normal),
         };
         target_up = self.rear_up_to_face(terrain, target_up);
@@ -488,6 +489,45 @@ impl Creature {
         self.body.position += shift;
 
         self.keep_body_above_ground(terrain);
+    }
+
+    /// The feet's plane's `normal` (turned to agree with the body's `up`),
+    /// or its opposite when the surfaces under the feet face the other way:
+    /// a body on its back turns back onto its feet. Oriented by the up
+    /// alone, a body that rolled past the face its feet stand on kept the
+    /// rolled up for good: an octopod toppled backwards off the top of a
+    /// thin wall walked on along the wall's face and down to the floor on
+    /// its back, its knees 0.26 m in the floor. The surfaces' normals (at
+    /// three or more feet, planted or swinging between footholds) are
+    /// looked up only when the plane is more than 60° off the up or the
+    /// body's centre is behind the feet's: never while it stands over them;
+    /// and at a wall's foot (feet on the floor behind and on the wall
+    /// ahead, the body below the plane through them) floor and wall face
+    /// the way the up does, so nothing changes.
+    fn facing_off_the_feet(&self, terrain: &Ground<'_>, normal: Vec3, up: Vec3) -> Vec3 {
+        if !terrain.has_shapes() {
+            return normal;
+        }
+        let feet = || {
+            self.legs
+                .iter()
+                .filter(|leg| !leg.hanging)
+                .map(|leg| leg.foot)
+        };
+        let count = feet().count();
+        if count < 3 {
+            return normal;
+        }
+        let centre = feet().sum::<Vec3>() / count as f32;
+        if normal.dot(up) >= 0.5 && (self.body.position - centre).dot(up) >= 0.0 {
+            return normal;
+        }
+        let facing: Vec3 = feet().map(|foot| terrain.normal_at(foot)).sum();
+        if facing.dot(normal) < 0.0 {
+            -normal
+        } else {
+            normal
+        }
     }
 
     /// A climber whose nose nears a face ahead (the foot of a wall, a
