@@ -47,6 +47,13 @@ fn the_wall_is_solid_and_rays_stop_on_its_faces() {
             .is_none()
     );
     assert!((ground.signed_distance(Vec3::new(5.0, 1.0, 0.0)) + 0.5).abs() < 1e-4);
+    // On the floor's plane under the wall (its base, which stands in the
+    // floor) a point is inside it too, by as far as its nearest face: it
+    // read 0, on the surface, and a foot stepped there.
+    let under = ground.signed_distance(Vec3::new(4.508, 0.0, 0.0));
+    assert!((under + 0.008).abs() < 1e-4, "{under}");
+    let beside = ground.closest_point(Vec3::new(4.508, -0.001, 0.0));
+    assert!(beside.x <= 4.5 + 1e-4 && beside.y.abs() < 1e-3, "{beside}");
     // The closest point to a point in front of the wall is on its face.
     let near = ground.closest_point(Vec3::new(4.2, 1.5, 3.0));
     assert!((near - Vec3::new(4.5, 1.5, 3.0)).length() < 1e-3, "{near}");
@@ -993,6 +1000,43 @@ fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
         wall,
         "forward 12s, forward+right 4s, forward 24s",
     );
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
+/// A tunnel carved through a block, its floor flush with the ground: a
+/// point on the tunnel's floor is on the block's base's plane, which read
+/// as the block's underside (a face looking down), so walkers took the
+/// floor for a ceiling and stopped at the tunnel's mouth (the hexapod 7.8
+/// m in 40 s). The base stands in the ground, so the floor is floor.
+#[test]
+fn a_walker_walks_through_a_tunnel_carved_flush_with_the_floor() {
+    let tunnel = parse_terrain(
+        "tunnel.toml",
+        "name = \"tunnel\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 2.0, 0.0]\nsize = [8.0, 4.0, 20.0]\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 0.75, 0.0]\nsize = [8.2, 1.5, 1.6]\n\
+         subtract = true\n",
+    )
+    .unwrap();
+    let s = common::drive(common::shipped_creature("hexapod"), tunnel, "forward 40s");
+    assert!(s.distance >= 20.0, "stopped at {} m", s.distance);
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
+/// A slot 0.4 m wide between two walls, narrower than the hexapod: it
+/// stops at the slot, and a foot stepping by a wall's base lands on the
+/// floor beside it, not 8–11 mm into it (the floor inside the wall's
+/// footprint read as surface; see `the_wall_is_solid_and_rays_stop_on_its_faces`).
+#[test]
+fn a_walker_at_a_slot_too_narrow_for_it_keeps_its_feet_out_of_the_walls() {
+    let slot = parse_terrain(
+        "slot.toml",
+        "name = \"slot\"\n[noise]\nfractal = \"flat\"\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, -10.2]\nsize = [10.0, 3.0, 20.0]\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, 10.2]\nsize = [10.0, 3.0, 20.0]\n",
+    )
+    .unwrap();
+    let s = common::drive(common::shipped_creature("hexapod"), slot, "forward 40s");
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 

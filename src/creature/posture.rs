@@ -546,16 +546,20 @@ impl Creature {
         let look = self.spec.body.height;
         let look_from =
             |lift: Vec3| terrain.raycast(self.body.position + lift, forward, half_length + look);
-        // From the middle of its front, else from its top edge: a face
+        // From the middle of its front, else, once that holds it back (the
+        // body making less than half its way), from its top edge: a face
         // whose foot stands clear of the floor (a block over a low gap)
         // meets the top of the nose and not its middle, and an octopod with
         // its middle under such a face pressed its top to it for good.
         // (Taking the nearer of the two whenever both hit reared climbers
         // early at the overhang's ceiling, and two long ones set a knee in
-        // it.)
-        let Some(hit) = look_from(Vec3::ZERO)
-            .or_else(|| look_from(self.body.up() * (0.5 * self.spec.body.size.y)))
-        else {
+        // it; casting the second ray at every step the first misses cost
+        // 1.6% of a spider-step among walls.)
+        let held = self.motion.shortfall > 0.5;
+        let Some(hit) = look_from(Vec3::ZERO).or_else(|| {
+            held.then(|| look_from(self.body.up() * (0.5 * self.spec.body.size.y)))
+                .flatten()
+        }) else {
             return target_up;
         };
         let normal = terrain.normal_at(hit.point);

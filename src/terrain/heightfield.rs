@@ -643,12 +643,15 @@ impl<'a> Ground<'a> {
     /// the ground.
     fn fold_distance(&self, p: Vec3, world: Vec3, indices: &[u32]) -> (f32, Nearest) {
         let found = self.fold_shapes(p, world, indices, false);
-        if found.0 < 0.0 && self.in_box_by_its_base(world, indices) {
-            // Inside the solid and inside an added box whose base is a face
-            // nearest: that base may stand in the ground (a wall's, on the
-            // floor), and the way out is then by another face. (Measured by
-            // its base, a knee 0.1 m into a wall's base, 6 mm over the
-            // floor, read 6 mm deep.) Rare, so folded again only then.
+        if found.0 <= 0.0 && self.in_box_by_its_base(world, indices) {
+            // Inside the solid (or on its surface) and inside an added box
+            // whose base is a face nearest: that base may stand in the
+            // ground (a wall's, on the floor), and the way out is then by
+            // another face. (Measured by its base, a knee 0.1 m into a
+            // wall's base, 6 mm over the floor, read 6 mm deep; a point on
+            // the floor 8 mm inside a wall's footprint, exactly on its
+            // base's plane, read 0, and a foot stepped there.) Rare, so
+            // folded again only then.
             return self.fold_with_bases_buried(p, world, indices);
         }
         found
@@ -708,7 +711,7 @@ impl<'a> Ground<'a> {
             let mut ds = shape.distance(world);
             let mut from = Some(Nearest::Shape(i, shape.subtract));
             if bases_buried
-                && ds < 0.0
+                && ds <= 0.0
                 && !shape.subtract
                 && let Some((depth, normal)) = shape.depth_above_base(world)
                 // (The local frame differs from the world's along x and z
