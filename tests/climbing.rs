@@ -1040,6 +1040,31 @@ fn a_walker_at_a_slot_too_narrow_for_it_keeps_its_feet_out_of_the_walls() {
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// The overhang with its shapes 19 mm nearer the spawn: a seven-legged
+/// climber rounding the lintel, its body hanging under the roof's front
+/// edge, lifted a foot off the roof along its up, into the roof; the swing
+/// raised it out, then drew it toward the hip (within the leg's reach) and
+/// back in, 38 mm. Drawn in, it is raised out again.
+#[test]
+fn a_foot_lifting_off_a_roofs_edge_under_its_hanging_body_stays_out_of_the_roof() {
+    let built_in = skitter::config::TERRAINS
+        .iter()
+        .find(|b| b.name == "overhang")
+        .unwrap();
+    let text = built_in
+        .text
+        .replace("center = [8.0, 1.5, 0.0]", "center = [7.981, 1.5, 0.0]")
+        .replace("center = [7.45, 1.2, 0.0]", "center = [7.431, 1.2, 0.0]");
+    let shifted = parse_terrain("overhang.toml", &text).unwrap();
+    let s = common::drive(
+        template_climber_with_bones(7, 3, skitter::config::TemplateGait::default_for(7)),
+        shifted,
+        "forward 60s",
+    );
+    assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
+    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

@@ -393,7 +393,16 @@ impl Creature {
                 // Round an edge the straight line to a far foothold would
                 // stretch the leg through the corner: the foot stays within
                 // reach of its hip, and the knees can bend out of the solid.
-                foot = within_reach(hip, foot, most);
+                // Drawn toward the hip, it may be drawn back into the solid
+                // it was raised out of (a foot lifting off a roof's front
+                // edge, its body hanging under the edge, went 38 mm into
+                // the roof): then it is raised out again.
+                let within = within_reach(hip, foot, most);
+                foot = if within == foot {
+                    within
+                } else {
+                    off_surface(terrain, within, least)
+                };
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
                 // point the body has left behind), the leg bends short of
