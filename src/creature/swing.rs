@@ -27,6 +27,11 @@ const CORRECTION_SHARE: f32 = 0.5;
 /// A swinging foot stays within this fraction of its leg's reach from the
 /// hip (in a solid world, where a swing rounds edges).
 pub(super) const SWING_REACH: f32 = 0.97;
+/// Further pushes out of the solid [`off_surface`] makes when one was not
+/// enough (inside by a convex edge each leaves about 0.3 of the depth).
+const OFF_SURFACE_PUSHES: usize = 4;
+/// How far short of its clearance (metres) a pushed point may stay.
+const OFF_SURFACE_SLACK: f32 = 1e-4;
 /// Farthest from the surface a foot may land, metres (the metrics' gap
 /// limit is 1 cm).
 const LANDING_GAP: f32 = 0.005;
@@ -152,7 +157,20 @@ pub(super) fn off_surface(terrain: &Ground<'_>, point: Vec3, least: f32) -> Vec3
     if terrain.has_shapes() {
         let d = terrain.signed_distance(point);
         if d < least {
-            return point + terrain.normal_at(point) * (least - d);
+            // Inside by a convex edge the distance is the nearer face's, and
+            // a push that far along the gradient (the edge's bisector) leaves
+            // the point inside: a foot followed from a wall's face toward its
+            // top stood 12 mm in the top's edge after one. Pushed again until
+            // it is out, within a tenth of a millimetre.
+            let mut point = point + terrain.normal_at(point) * (least - d);
+            for _ in 0..OFF_SURFACE_PUSHES {
+                let d = terrain.signed_distance(point);
+                if d >= least - OFF_SURFACE_SLACK {
+                    break;
+                }
+                point += terrain.normal_at(point) * (least - d);
+            }
+            return point;
         }
     } else {
         let lowest = terrain.height(point.x, point.z) + least;
@@ -446,6 +464,33 @@ impl Creature {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_point_inside_by_a_convex_edge_is_pushed_all_the_way_out() {
+        let spec = crate::config::parse_terrain(
+            "wall.toml",
+            "name = \"wall\"\n[noise]\nfractal = \"flat\"\n\
+             [[shapes]]\nkind = \"box\"\ncenter = [5.0, 1.5, 0.0]\nsize = [1.0, 3.0, 40.0]\n",
+        )
+        .expect("a wall terrain file is valid");
+        let field = crate::terrain::Heightfield::generate(&spec);
+        let ground = field.world();
+        // 41 mm inside the wall's top front edge (x = 4.5, y = 3), on the
+        // bisector of its two faces: one push along the gradient left it
+        // 12 mm in.
+        let inside = Vec3::new(4.541, 2.959, 0.0);
+        assert!((ground.signed_distance(inside) + 0.041).abs() < 1e-4);
+        for least in [0.0, 0.02] {
+            let out = off_surface(&ground, inside, least);
+            let d = ground.signed_distance(out);
+            assert!(
+                d >= least - OFF_SURFACE_SLACK,
+                "{out}: {d} (wanted {least})"
+            );
+            // Out by the edge, not through the wall.
+            assert!(out.distance(inside) < 0.1, "{out}");
+        }
+    }
 
     #[test]
     fn a_foot_raised_out_of_reach_goes_only_as_far_as_its_leg_reaches() {
