@@ -1065,6 +1065,58 @@ fn a_foot_lifting_off_a_roofs_edge_under_its_hanging_body_stays_out_of_the_roof(
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A ledge across the path `height` metres tall, 2 m deep.
+fn curb(height: f32) -> skitter::terrain::TerrainSpec {
+    parse_terrain(
+        "curb.toml",
+        &format!(
+            "name = \"curb\"\n[noise]\nfractal = \"flat\"\n\
+             [[shapes]]\nkind = \"box\"\ncenter = [5.0, {}, 0.0]\nsize = [2.0, {height}, 20.0]\n",
+            height / 2.0
+        ),
+    )
+    .unwrap()
+}
+
+/// A ground walker steps up onto a ledge its feet clear (no taller than its
+/// gait's `step_height`) and stops before a taller one, a wall to it. The
+/// face ahead was judged at a fixed 0.1 m over the feet, so a biped that
+/// lifts its feet 0.25 m stopped at a 0.2 m stair.
+#[test]
+fn a_ground_walker_steps_up_a_ledge_its_feet_clear_and_stops_at_a_taller_one() {
+    let biped = |step_height: f32| {
+        let text = skitter::config::CREATURES
+            .iter()
+            .find(|b| b.name == "biped")
+            .unwrap()
+            .text;
+        assert!(text.contains("step_height = 0.1\n"));
+        parse_creature(
+            "biped.toml",
+            &text.replace(
+                "step_height = 0.1\n",
+                &format!("step_height = {step_height}\n"),
+            ),
+        )
+        .unwrap()
+    };
+    let up = common::drive(biped(0.25), curb(0.2), "forward 30s");
+    assert!(up.distance >= 15.0, "stopped at {} m", up.distance);
+    assert!(clean_climb(&up).is_empty(), "{:?}", clean_climb(&up));
+    let stopped = common::drive(biped(0.25), curb(0.3), "forward 30s");
+    assert!(stopped.distance < 5.0, "walked {} m", stopped.distance);
+    assert!(
+        stopped.body_clearance_min > 0.0,
+        "{}",
+        stopped.body_clearance_min
+    );
+    assert!(
+        clean_climb(&stopped).is_empty(),
+        "{:?}",
+        clean_climb(&stopped)
+    );
+}
+
 /// Among walls a body held still by a foot stretched past the brake, its
 /// foothold where it stood (no step would move it), waited on it until its
 /// shortfall made it stranded: a twelve-legged climber on the wall's face

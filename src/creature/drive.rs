@@ -227,8 +227,11 @@ impl Creature {
         let look = margin + stopping + 1.0;
         let up = self.body.up();
         let mut gap = f32::INFINITY;
-        // At the body's height and just above the feet.
-        for lift in [0.0, 0.1 - spec.body.height] {
+        // At the body's height and at the height its feet step up by: a
+        // ledge lower than that is ground it steps onto (a curb, a stair),
+        // a taller face a wall. (A fixed 0.1 m stopped walkers that lift
+        // their feet higher at every stair they could have climbed.)
+        for lift in [0.0, spec.gait.step_height - spec.body.height] {
             let from = self.body.position + up * lift;
             if let Some(hit) = terrain.raycast(from, forward, look) {
                 let normal = terrain.normal_at(hit.point);
