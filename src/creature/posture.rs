@@ -249,7 +249,7 @@ impl Creature {
             _ if footless => ground_normal(),
             OrientationSource::Ground => ground_normal(),
             OrientationSource::Feet => feet_plane_normal(&scratch.feet, &self.shared.ring, up)
-                .map(|normal| self.facing_off_the_feet(terrain, normal, up))
+                .map(|normal| self.facing_off_the_feet(terrain, &scratch.feet, normal, up))
                 .unwrap_or_else(ground_normal),
         };
         target_up = self.rear_up_to_face(terrain, target_up);
@@ -498,31 +498,27 @@ impl Creature {
     /// rolled up for good: an octopod toppled backwards off the top of a
     /// thin wall walked on along the wall's face and down to the floor on
     /// its back, its knees 0.26 m in the floor. The surfaces' normals (at
-    /// three or more feet, planted or swinging between footholds) are
-    /// looked up only when the plane is more than 60° off the up or the
+    /// the reference feet the plane is through: a hanging foot's foothold)
+    /// are looked up only when the plane is more than 60° off the up or the
     /// body's centre is behind the feet's: never while it stands over them;
     /// and at a wall's foot (feet on the floor behind and on the wall
     /// ahead, the body below the plane through them) floor and wall face
     /// the way the up does, so nothing changes.
-    fn facing_off_the_feet(&self, terrain: &Ground<'_>, normal: Vec3, up: Vec3) -> Vec3 {
-        if !terrain.has_shapes() {
+    fn facing_off_the_feet(
+        &self,
+        terrain: &Ground<'_>,
+        feet: &[Vec3],
+        normal: Vec3,
+        up: Vec3,
+    ) -> Vec3 {
+        if !terrain.has_shapes() || feet.len() < 3 {
             return normal;
         }
-        let feet = || {
-            self.legs
-                .iter()
-                .filter(|leg| !leg.hanging)
-                .map(|leg| leg.foot)
-        };
-        let count = feet().count();
-        if count < 3 {
-            return normal;
-        }
-        let centre = feet().sum::<Vec3>() / count as f32;
+        let centre = feet.iter().sum::<Vec3>() / feet.len() as f32;
         if normal.dot(up) >= 0.5 && (self.body.position - centre).dot(up) >= 0.0 {
             return normal;
         }
-        let facing: Vec3 = feet().map(|foot| terrain.normal_at(foot)).sum();
+        let facing: Vec3 = feet.iter().map(|&foot| terrain.normal_at(foot)).sum();
         if facing.dot(normal) < 0.0 {
             -normal
         } else {
