@@ -886,13 +886,7 @@ fn a_ground_walker_turning_along_a_wall_keeps_its_feet_off_the_face() {
 /// the rest of the run). A turn that would bury a corner is not taken.
 #[test]
 fn a_walker_does_not_turn_its_body_into_the_walls_of_a_slot() {
-    let slot = parse_terrain(
-        "slot.toml",
-        "name = \"slot\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, -10.2]\nsize = [10.0, 3.0, 20.0]\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, 10.2]\nsize = [10.0, 3.0, 20.0]\n",
-    )
-    .unwrap();
+    let slot = slot_0_4_m();
     for walker in ["biped", "hexapod"] {
         let s = common::drive(
             common::shipped_creature(walker),
@@ -920,12 +914,10 @@ fn a_walker_does_not_turn_its_body_into_the_walls_of_a_slot() {
 /// again from under the ceiling.
 #[test]
 fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
-    let slab = parse_terrain(
-        "slab.toml",
-        "name = \"slab\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [7.0, 0.85, 0.0]\nsize = [4.0, 0.3, 20.0]\n",
-    )
-    .unwrap();
+    let slab = flat_terrain(
+        "slab",
+        "[[shapes]]\nkind = \"box\"\ncenter = [7.0, 0.85, 0.0]\nsize = [4.0, 0.3, 20.0]\n",
+    );
     let s = common::drive(common::shipped_creature("octopod"), slab, "forward 40s");
     assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
     assert!(s.time_on_walls < 0.5, "on its side {} s", s.time_on_walls);
@@ -940,12 +932,10 @@ fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
 /// and it climbs the face and walks on over the block.
 #[test]
 fn a_climber_meeting_a_block_over_a_low_gap_rears_up_and_climbs_it() {
-    let block = parse_terrain(
-        "block.toml",
-        "name = \"block\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [8.0, 0.8, 0.0]\nsize = [6.0, 1.0, 20.0]\n",
-    )
-    .unwrap();
+    let block = flat_terrain(
+        "block",
+        "[[shapes]]\nkind = \"box\"\ncenter = [8.0, 0.8, 0.0]\nsize = [6.0, 1.0, 20.0]\n",
+    );
     let s = common::drive(common::shipped_creature("octopod"), block, "forward 40s");
     assert!(s.distance >= 15.0, "{}", s.distance);
     assert!(
@@ -989,12 +979,10 @@ fn a_climber_on_its_back_turns_back_onto_its_feet() {
 /// Turned back onto its feet (see the test above), it keeps its knees out.
 #[test]
 fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
-    let wall = parse_terrain(
-        "thinwall.toml",
-        "name = \"thinwall\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [5.0, 1.5, 0.0]\nsize = [0.2, 3.0, 40.0]\n",
-    )
-    .unwrap();
+    let wall = flat_terrain(
+        "thinwall",
+        "[[shapes]]\nkind = \"box\"\ncenter = [5.0, 1.5, 0.0]\nsize = [0.2, 3.0, 40.0]\n",
+    );
     let s = common::drive(
         common::shipped_creature("octopod"),
         wall,
@@ -1010,14 +998,12 @@ fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
 /// m in 40 s). The base stands in the ground, so the floor is floor.
 #[test]
 fn a_walker_walks_through_a_tunnel_carved_flush_with_the_floor() {
-    let tunnel = parse_terrain(
-        "tunnel.toml",
-        "name = \"tunnel\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 2.0, 0.0]\nsize = [8.0, 4.0, 20.0]\n\
+    let tunnel = flat_terrain(
+        "tunnel",
+        "[[shapes]]\nkind = \"box\"\ncenter = [10.0, 2.0, 0.0]\nsize = [8.0, 4.0, 20.0]\n\
          [[shapes]]\nkind = \"box\"\ncenter = [10.0, 0.75, 0.0]\nsize = [8.2, 1.5, 1.6]\n\
          subtract = true\n",
-    )
-    .unwrap();
+    );
     let s = common::drive(common::shipped_creature("hexapod"), tunnel, "forward 40s");
     assert!(s.distance >= 20.0, "stopped at {} m", s.distance);
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
@@ -1029,13 +1015,7 @@ fn a_walker_walks_through_a_tunnel_carved_flush_with_the_floor() {
 /// footprint read as surface; see `the_wall_is_solid_and_rays_stop_on_its_faces`).
 #[test]
 fn a_walker_at_a_slot_too_narrow_for_it_keeps_its_feet_out_of_the_walls() {
-    let slot = parse_terrain(
-        "slot.toml",
-        "name = \"slot\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, -10.2]\nsize = [10.0, 3.0, 20.0]\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, 10.2]\nsize = [10.0, 3.0, 20.0]\n",
-    )
-    .unwrap();
+    let slot = slot_0_4_m();
     let s = common::drive(common::shipped_creature("hexapod"), slot, "forward 40s");
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
@@ -1065,17 +1045,34 @@ fn a_foot_lifting_off_a_roofs_edge_under_its_hanging_body_stays_out_of_the_roof(
     assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
 }
 
+/// A flat terrain called `name` with `shapes` (`[[shapes]]` tables) on it.
+fn flat_terrain(name: &str, shapes: &str) -> skitter::terrain::TerrainSpec {
+    parse_terrain(
+        &format!("{name}.toml"),
+        &format!("name = \"{name}\"\n[noise]\nfractal = \"flat\"\n{shapes}"),
+    )
+    .unwrap()
+}
+
+/// Two walls 3 m high across the path with a 0.4 m slot between them,
+/// narrower than any shipped walker.
+fn slot_0_4_m() -> skitter::terrain::TerrainSpec {
+    flat_terrain(
+        "slot",
+        "[[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, -10.2]\nsize = [10.0, 3.0, 20.0]\n\
+         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, 10.2]\nsize = [10.0, 3.0, 20.0]\n",
+    )
+}
+
 /// A ledge across the path `height` metres tall, 2 m deep.
 fn curb(height: f32) -> skitter::terrain::TerrainSpec {
-    parse_terrain(
-        "curb.toml",
+    flat_terrain(
+        "curb",
         &format!(
-            "name = \"curb\"\n[noise]\nfractal = \"flat\"\n\
-             [[shapes]]\nkind = \"box\"\ncenter = [5.0, {}, 0.0]\nsize = [2.0, {height}, 20.0]\n",
+            "[[shapes]]\nkind = \"box\"\ncenter = [5.0, {}, 0.0]\nsize = [2.0, {height}, 20.0]\n",
             height / 2.0
         ),
     )
-    .unwrap()
 }
 
 /// A ground walker steps up onto a ledge its feet clear (no taller than its
@@ -1435,13 +1432,11 @@ fn a_swinging_foot_under_the_body_bends_its_knees_out_from_the_side() {
 /// the floor, it climbs out clean.
 #[test]
 fn a_creature_set_down_over_a_deep_pit_stands_on_its_floor() {
-    let pit = parse_terrain(
-        "pit.toml",
-        "name = \"pit\"\n[noise]\nfractal = \"flat\"\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [0.0, -1.5, 0.0]\n\
+    let pit = flat_terrain(
+        "pit",
+        "[[shapes]]\nkind = \"box\"\ncenter = [0.0, -1.5, 0.0]\n\
          size = [6.0, 4.0, 6.0]\nsubtract = true\n",
-    )
-    .unwrap();
+    );
     let spider = common::shipped_creature("spider");
     let height = spider.body.height;
     let world = common::walking_world(spider.clone(), pit.clone());
