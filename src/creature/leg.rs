@@ -636,23 +636,7 @@ impl Creature {
             // Even a pose through the body: the guard prefers poses out of
             // it, so one it finds mends both (a tail hip mounted behind
             // the body, set down by a corner, left an ankle 170 mm in).
-            let mut clearance = self.keep_knees_out(terrain, i, &params);
-            if self.legs[i].hanging && clearance > -KNEE_CLEARANCE {
-                // A hanging foot behind a thin wall from its hip, its leg
-                // passing through the wall between two joints that are
-                // both out of it (the body went over the top and the foot
-                // stayed on the face it came up: a spider's leg through a
-                // 0.2 m wall, a joint 98 mm in it as the body walked on),
-                // takes the near side as a knee in the solid does. Hanging
-                // feet only: a ray a step for every foot in the air cost
-                // several percent of a climb.
-                if let Some(taken) =
-                    self.take_near_side_of_solid(terrain, i, &params, clearance.min(0.0))
-                {
-                    clearance = taken;
-                }
-            }
-            self.legs[i].knee_clearance = clearance;
+            self.legs[i].knee_clearance = self.keep_knees_out(terrain, i, &params);
             self.after_knee_guard(i, enters_body);
         } else {
             // On open ground too (a foot down a steep flank can fold a knee
@@ -784,9 +768,7 @@ impl Creature {
         // Past its clearance in the solid, a foot in the air may be behind
         // it from the hip.
         if depth < -KNEE_CLEARANCE && !self.legs[i].is_grounded() && terrain.has_shapes() {
-            depth = self
-                .take_near_side_of_solid(terrain, i, params, depth)
-                .unwrap_or(depth);
+            depth = self.take_near_side_of_solid(terrain, i, params, depth);
         }
         // Still in the solid past its clearance, and every pose out of it
         // passes through the body (a rear leg crammed between its body's
@@ -814,16 +796,15 @@ impl Creature {
     /// there 15 s, sliding along the ceiling, its knee 0.29 m in the roof),
     /// takes the near side instead: where the line from the hip meets the
     /// solid, off the surface and within reach, and swings on from there
-    /// to its foothold. Kept only if its knees stand farther out than
-    /// `depth`; returns the clearance of the deepest inner joint of the
-    /// pose it took, or `None` when it kept the leg as it was.
+    /// to its foothold. Kept only if it brings the knees farther out;
+    /// returns the clearance of the deepest inner joint of the pose kept.
     fn take_near_side_of_solid(
         &mut self,
         terrain: &Ground<'_>,
         i: usize,
         params: &SolveParams,
         depth: f32,
-    ) -> Option<f32> {
+    ) -> f32 {
         let leg = &self.legs[i];
         let (hip, reach, kind) = (leg.chain.root(), leg.chain.reach(), leg.solver);
         let toward = leg.foot - hip;
@@ -832,7 +813,7 @@ impl Creature {
             terrain.raycast(hip, toward, toward.length() - SWING_CLEARANCE),
             toward.try_normalize(),
         ) else {
-            return None;
+            return depth;
         };
         let near_side = onto_ground_within_reach(
             terrain,
@@ -843,9 +824,11 @@ impl Creature {
         );
         let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
         let report = solve_with(kind, &mut chain, near_side, params);
-        let (d, _) = deepest_joint(terrain, &chain)?;
+        let Some((d, _)) = deepest_joint(terrain, &chain) else {
+            return depth;
+        };
         if d <= depth || !may_replace(&chain, &report, &leg.report, params) {
-            return None;
+            return depth;
         }
         let phase = swing_on(
             terrain,
@@ -863,7 +846,7 @@ impl Creature {
         leg.chain = chain;
         leg.report = report;
         leg.enters_body = enters_body;
-        Some(d)
+        d
     }
 
     /// A foot in the air whose leg found no pose with its knees out of the
