@@ -37,6 +37,9 @@ const SUPPORT_FLOOR: f32 = 0.5;
 /// Room a ground walker keeps between its farthest-forward foot and a wall
 /// it stops before, metres.
 const OBSTACLE_MARGIN: f32 = 0.15;
+/// The lowest a ground walker looks for a face ahead over its feet
+/// (metres), whatever its step height.
+const LOWEST_LEDGE: f32 = 0.05;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 /// A body that moved less than this fraction of its commanded speed over a
@@ -211,8 +214,9 @@ impl Creature {
 
     /// The fastest a ground walker may walk forward and still stop, at its
     /// braking rate, before a face steeper than its `max_slope` ahead (a
-    /// wall): its feet and body keep clear of it. Unbounded for climbers
-    /// (a wall is more ground to them) and on open ground.
+    /// wall) and taller than its feet step up by: its feet and body keep
+    /// clear of it. Unbounded for climbers (a wall is more ground to them)
+    /// and on open ground.
     fn obstacle_speed(&self, terrain: &Ground<'_>) -> f32 {
         let spec = &self.spec;
         if spec.body.surface == Surface::Any || !terrain.has_shapes() {
@@ -231,7 +235,15 @@ impl Creature {
         // ledge lower than that is ground it steps onto (a curb, a stair),
         // a taller face a wall. (A fixed 0.1 m stopped walkers that lift
         // their feet higher at every stair they could have climbed.)
-        for lift in [0.0, spec.gait.step_height - spec.body.height] {
+        // Never above the body's underside, which would meet a ledge the
+        // ray passed over, nor at the feet, where a bobbing body starts it
+        // in the floor.
+        let ledge = spec
+            .gait
+            .step_height
+            .min(spec.body.height - 0.5 * spec.body.size.y)
+            .max(LOWEST_LEDGE);
+        for lift in [0.0, ledge - spec.body.height] {
             let from = self.body.position + up * lift;
             if let Some(hit) = terrain.raycast(from, forward, look) {
                 let normal = terrain.normal_at(hit.point);

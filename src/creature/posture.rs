@@ -264,6 +264,14 @@ impl Creature {
         // Tilt: the rotation taking up onto the target, as a rotation vector.
         let axis = up.cross(target_up);
         let angle = axis.length().atan2(up.dot(target_up));
+        // Turned exactly over (a body on its back, its feet's facing
+        // flipped), the two ups have no axis between them: it rolls over
+        // about its heading.
+        let axis = if axis.length_squared() < 1e-12 && up.dot(target_up) < 0.0 {
+            self.body.forward()
+        } else {
+            axis
+        };
         let error = axis.normalize_or_zero() * angle;
         let motion = &mut self.motion;
         let rate = spring_rate(

@@ -159,16 +159,18 @@ pub(super) fn off_surface(terrain: &Ground<'_>, point: Vec3, least: f32) -> Vec3
         if d < least {
             // Inside by a convex edge the distance is the nearer face's, and
             // a push that far along the gradient (the edge's bisector) leaves
-            // the point inside: a foot followed from a wall's face toward its
-            // top stood 12 mm in the top's edge after one. Pushed again until
-            // it is out, within a tenth of a millimetre.
+            // 0.29 of the depth inside: a foot followed from a wall's face
+            // toward its top stood 12 mm in the top's edge after one. Pushed
+            // again, by √2 of what is left (what takes a point on a right
+            // edge's bisector out), until it is out within a tenth of a
+            // millimetre.
             let mut point = point + terrain.normal_at(point) * (least - d);
             for _ in 0..OFF_SURFACE_PUSHES {
                 let d = terrain.signed_distance(point);
                 if d >= least - OFF_SURFACE_SLACK {
                     break;
                 }
-                point += terrain.normal_at(point) * (least - d);
+                point += terrain.normal_at(point) * ((least - d) * std::f32::consts::SQRT_2);
             }
             return point;
         }
@@ -480,15 +482,22 @@ mod tests {
         // 12 mm in.
         let inside = Vec3::new(4.541, 2.959, 0.0);
         assert!((ground.signed_distance(inside) + 0.041).abs() < 1e-4);
-        for least in [0.0, 0.02] {
-            let out = off_surface(&ground, inside, least);
-            let d = ground.signed_distance(out);
-            assert!(
-                d >= least - OFF_SURFACE_SLACK,
-                "{out}: {d} (wanted {least})"
-            );
-            // Out by the edge, not through the wall.
-            assert!(out.distance(inside) < 0.1, "{out}");
+        // And deeper: 60 mm on the bisector, and 30 mm in from a corner of
+        // the wall's top (three faces), where each push leaves more behind.
+        let deeper = Vec3::new(4.56, 2.94, 0.0);
+        let by_a_corner = Vec3::new(4.53, 2.97, 19.97);
+        for point in [inside, deeper, by_a_corner] {
+            assert!(ground.signed_distance(point) < -0.02, "{point}");
+            for least in [0.0, 0.02] {
+                let out = off_surface(&ground, point, least);
+                let d = ground.signed_distance(out);
+                assert!(
+                    d >= least - OFF_SURFACE_SLACK,
+                    "{point} -> {out}: {d} (wanted {least})"
+                );
+                // Out by the edge, not through the wall.
+                assert!(out.distance(point) < 0.2, "{point} -> {out}");
+            }
         }
     }
 
