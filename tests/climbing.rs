@@ -122,6 +122,13 @@ fn clean_climb(s: &Summary) -> Vec<String> {
     breaches
 }
 
+/// Fails, naming every breach, unless `s` is a [`clean_climb`].
+#[track_caller]
+fn assert_clean_climb(s: &Summary) {
+    let breaches = clean_climb(s);
+    assert!(breaches.is_empty(), "{breaches:?}");
+}
+
 /// Where `creature`'s body went, step by step: (position, up) in world
 /// coordinates, driving forward for `seconds` on `terrain`.
 fn path(
@@ -169,7 +176,7 @@ fn climbs_the_wall_and_walks_on_over_it(creature: skitter::creature::CreatureSpe
         common::shipped_terrain("wall"),
         &format!("forward {seconds}s"),
     );
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
     // Up 3 m, across the top and down the far side: well past the wall.
     assert!(s.displacement > 12.0, "{}", s.displacement);
@@ -191,7 +198,7 @@ fn goes_round_the_overhang(creature: skitter::creature::CreatureSpec, seconds: u
         common::shipped_terrain("overhang"),
         &format!("forward {seconds}s"),
     );
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
     assert!(
         s.time_on_ceilings > 2.0,
@@ -712,7 +719,7 @@ fn a_planted_foot_the_body_has_come_over_is_let_go_rather_than_slip() {
         "forward 40s",
     );
     assert!(s.foot_slip_max <= 0.001, "slip {}", s.foot_slip_max);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// An eleven-legged climber with four-bone legs, walking up the overhang
@@ -750,7 +757,7 @@ fn a_leg_crammed_between_its_body_and_a_wall_keeps_its_knees_out_of_the_wall() {
         "forward 60s",
     );
     assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A user's climber: five long legs (1.9 m) round a short body, one a
@@ -809,7 +816,7 @@ fn a_foot_left_under_the_ceiling_as_the_body_goes_onto_the_roof_comes_round() {
         "forward 40s, forward+left 3s, forward 15s",
     );
     assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
     assert!(s.time_on_ceilings > 2.0, "{}", s.time_on_ceilings);
 }
 
@@ -837,7 +844,7 @@ fn a_stranded_climber_steps_the_foot_that_holds_it_back() {
         "{} of {commanded}",
         s.distance
     );
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A new user's first creature, `skitter new creature --legs 5` as it
@@ -921,7 +928,7 @@ fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
     let s = common::drive(common::shipped_creature("octopod"), slab, "forward 40s");
     assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
     assert!(s.time_on_walls < 0.5, "on its side {} s", s.time_on_walls);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A block whose foot stands 0.3 m clear of the floor, across the path: its
@@ -943,7 +950,7 @@ fn a_climber_meeting_a_block_over_a_low_gap_rears_up_and_climbs_it() {
         "never climbed: {} s on walls",
         s.time_on_walls
     );
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A climber rolled past lying on its side, its feet on the floor: the
@@ -990,7 +997,7 @@ fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
     );
     // It climbed the wall (and came off it) rather than stopping short.
     assert!(s.time_on_walls > 5.0, "{} s on walls", s.time_on_walls);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A tunnel carved through a block, its floor flush with the ground: a
@@ -1008,7 +1015,7 @@ fn a_walker_walks_through_a_tunnel_carved_flush_with_the_floor() {
     );
     let s = common::drive(common::shipped_creature("hexapod"), tunnel, "forward 40s");
     assert!(s.distance >= 20.0, "stopped at {} m", s.distance);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A slot 0.4 m wide between two walls, narrower than the hexapod: it
@@ -1020,7 +1027,7 @@ fn a_walker_at_a_slot_too_narrow_for_it_keeps_its_feet_out_of_the_walls() {
     let slot = slot_0_4_m();
     let s = common::drive(common::shipped_creature("hexapod"), slot, "forward 40s");
     assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// The overhang with its shapes 19 mm nearer the spawn: a seven-legged
@@ -1049,7 +1056,7 @@ fn a_foot_lifting_off_a_roofs_edge_under_its_hanging_body_stays_out_of_the_roof(
         "forward 60s",
     );
     assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A flat terrain called `name` with `shapes` (`[[shapes]]` tables) on it.
@@ -1106,7 +1113,7 @@ fn a_ground_walker_steps_up_a_ledge_its_feet_clear_and_stops_at_a_taller_one() {
     };
     let up = common::drive(biped(0.25), curb(0.2), "forward 30s");
     assert!(up.distance >= 15.0, "stopped at {} m", up.distance);
-    assert!(clean_climb(&up).is_empty(), "{:?}", clean_climb(&up));
+    assert_clean_climb(&up);
     let stopped = common::drive(biped(0.25), curb(0.3), "forward 30s");
     assert!(stopped.distance < 5.0, "walked {} m", stopped.distance);
     assert!(
@@ -1114,11 +1121,7 @@ fn a_ground_walker_steps_up_a_ledge_its_feet_clear_and_stops_at_a_taller_one() {
         "{}",
         stopped.body_clearance_min
     );
-    assert!(
-        clean_climb(&stopped).is_empty(),
-        "{:?}",
-        clean_climb(&stopped)
-    );
+    assert_clean_climb(&stopped);
 }
 
 /// Among walls a body held still by a foot stretched past the brake, its
@@ -1135,7 +1138,7 @@ fn a_climber_held_by_a_stretched_foot_no_step_helps_lets_it_go() {
         "forward 60s",
     );
     assert!(s.distance >= 12.0, "{}", s.distance);
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// `creature` driven forward 40 s on ridges of `frequency` and `seed`.
@@ -1455,7 +1458,7 @@ fn a_creature_set_down_over_a_deep_pit_stands_on_its_floor() {
         body.y
     );
     let s = common::drive(spider, pit, "forward 10s");
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
 }
 
 /// A biped whose 7 m legs stand 4 m out to each side walks through a
@@ -1529,7 +1532,7 @@ fn a_climber_with_a_tail_keeps_it_out_of_the_floor_climbing_the_room() {
         common::shipped_terrain("overhang"),
         "forward 60s",
     );
-    assert!(clean_climb(&s).is_empty(), "{:?}", clean_climb(&s));
+    assert_clean_climb(&s);
     assert!(s.time_on_walls > 1.0, "on walls {} s", s.time_on_walls);
 }
 
