@@ -921,10 +921,7 @@ fn a_walker_does_not_turn_its_body_into_the_walls_of_a_slot() {
 /// again from under the ceiling.
 #[test]
 fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
-    let slab = flat_terrain(
-        "slab",
-        "[[shapes]]\nkind = \"box\"\ncenter = [7.0, 0.85, 0.0]\nsize = [4.0, 0.3, 20.0]\n",
-    );
+    let slab = flat_terrain("slab", &added_box([7.0, 0.85, 0.0], [4.0, 0.3, 20.0]));
     let s = common::drive(common::shipped_creature("octopod"), slab, "forward 40s");
     assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
     assert!(s.time_on_walls < 0.5, "on its side {} s", s.time_on_walls);
@@ -939,10 +936,7 @@ fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
 /// and it climbs the face and walks on over the block.
 #[test]
 fn a_climber_meeting_a_block_over_a_low_gap_rears_up_and_climbs_it() {
-    let block = flat_terrain(
-        "block",
-        "[[shapes]]\nkind = \"box\"\ncenter = [8.0, 0.8, 0.0]\nsize = [6.0, 1.0, 20.0]\n",
-    );
+    let block = flat_terrain("block", &added_box([8.0, 0.8, 0.0], [6.0, 1.0, 20.0]));
     let s = common::drive(common::shipped_creature("octopod"), block, "forward 40s");
     assert!(s.distance >= 15.0, "{}", s.distance);
     assert!(
@@ -986,10 +980,7 @@ fn a_climber_on_its_back_turns_back_onto_its_feet() {
 /// Turned back onto its feet (see the test above), it keeps its knees out.
 #[test]
 fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
-    let wall = flat_terrain(
-        "thinwall",
-        "[[shapes]]\nkind = \"box\"\ncenter = [5.0, 1.5, 0.0]\nsize = [0.2, 3.0, 40.0]\n",
-    );
+    let wall = flat_terrain("thinwall", &added_box([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]));
     let s = common::drive(
         common::shipped_creature("octopod"),
         wall,
@@ -1009,9 +1000,8 @@ fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
 fn a_walker_walks_through_a_tunnel_carved_flush_with_the_floor() {
     let tunnel = flat_terrain(
         "tunnel",
-        "[[shapes]]\nkind = \"box\"\ncenter = [10.0, 2.0, 0.0]\nsize = [8.0, 4.0, 20.0]\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 0.75, 0.0]\nsize = [8.2, 1.5, 1.6]\n\
-         subtract = true\n",
+        &(added_box([10.0, 2.0, 0.0], [8.0, 4.0, 20.0])
+            + &carved_box([10.0, 0.75, 0.0], [8.2, 1.5, 1.6])),
     );
     let s = common::drive(common::shipped_creature("hexapod"), tunnel, "forward 40s");
     assert!(s.distance >= 20.0, "stopped at {} m", s.distance);
@@ -1059,6 +1049,16 @@ fn a_foot_lifting_off_a_roofs_edge_under_its_hanging_body_stays_out_of_the_roof(
     assert_clean_climb(&s);
 }
 
+/// A `[[shapes]]` table for a box added to the world (unturned).
+fn added_box(center: [f32; 3], size: [f32; 3]) -> String {
+    format!("[[shapes]]\nkind = \"box\"\ncenter = {center:?}\nsize = {size:?}\n")
+}
+
+/// A `[[shapes]]` table for a box carved out of what comes before it.
+fn carved_box(center: [f32; 3], size: [f32; 3]) -> String {
+    added_box(center, size) + "subtract = true\n"
+}
+
 /// A flat terrain called `name` with `shapes` (`[[shapes]]` tables) on it.
 fn flat_terrain(name: &str, shapes: &str) -> skitter::terrain::TerrainSpec {
     parse_terrain(
@@ -1073,8 +1073,8 @@ fn flat_terrain(name: &str, shapes: &str) -> skitter::terrain::TerrainSpec {
 fn slot_0_4_m() -> skitter::terrain::TerrainSpec {
     flat_terrain(
         "slot",
-        "[[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, -10.2]\nsize = [10.0, 3.0, 20.0]\n\
-         [[shapes]]\nkind = \"box\"\ncenter = [10.0, 1.5, 10.2]\nsize = [10.0, 3.0, 20.0]\n",
+        &(added_box([10.0, 1.5, -10.2], [10.0, 3.0, 20.0])
+            + &added_box([10.0, 1.5, 10.2], [10.0, 3.0, 20.0])),
     )
 }
 
@@ -1082,10 +1082,7 @@ fn slot_0_4_m() -> skitter::terrain::TerrainSpec {
 fn curb(height: f32) -> skitter::terrain::TerrainSpec {
     flat_terrain(
         "curb",
-        &format!(
-            "[[shapes]]\nkind = \"box\"\ncenter = [5.0, {}, 0.0]\nsize = [2.0, {height}, 20.0]\n",
-            height / 2.0
-        ),
+        &added_box([5.0, height / 2.0, 0.0], [2.0, height, 20.0]),
     )
 }
 

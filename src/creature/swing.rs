@@ -418,11 +418,9 @@ impl Creature {
                 // edge, its body hanging under the edge, went 38 mm into
                 // the roof): then it is raised out again.
                 let within = within_reach(hip, foot, most);
-                foot = if within == foot {
-                    within
-                } else {
-                    off_surface(terrain, within, least)
-                };
+                if within != foot {
+                    foot = off_surface(terrain, within, least);
+                }
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
                 // point the body has left behind), the leg bends short of
