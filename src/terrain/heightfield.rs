@@ -124,6 +124,10 @@ pub struct Heightfield {
     shapes_bottom: f32,
     /// Which shapes stand near each part of the plane.
     index: Arc<ShapeIndex>,
+    /// The ground's height everywhere when it is a plane (`fractal =
+    /// "flat"`, the usual floor under walls and rooms): height and slope
+    /// look-ups skip the grid, the same value without a cell's corners.
+    flat: Option<f32>,
 }
 
 impl std::fmt::Debug for Heightfield {
@@ -170,6 +174,9 @@ impl Heightfield {
             crowded: false,
             shapes: spec.shapes.iter().copied().collect(),
             index: Arc::new(ShapeIndex::new(&spec.shapes)),
+            // The sampler's value, rounded as every cached height is.
+            flat: matches!(spec.noise.fractal, super::Fractal::Flat)
+                .then_some(spec.noise.base as f32),
             shapes_top: spec
                 .shapes
                 .iter()
@@ -454,9 +461,20 @@ impl Heightfield {
         {
             let stride = (n + 1) as usize;
             let near = (j & (n - 1)) as usize * stride + (i & (n - 1)) as usize;
-            let h = &chunk.heights;
-            return [h[near], h[near + 1], h[near + stride], h[near + stride + 1]];
+            // One bounds check for the four corners, not one each (this
+            // runs dozens of times a creature-step).
+            let h = &chunk.heights[near..near + stride + 2];
+            return [h[0], h[1], h[stride], h[stride + 1]];
         }
+        self.sampled_corners(i, j)
+    }
+
+    /// [`Heightfield::cell_corners`] of a cell outside the cache, from the
+    /// noise itself: kept out of line so the cached look-up stays small
+    /// enough to inline where it is called.
+    #[cold]
+    #[inline(never)]
+    fn sampled_corners(&self, i: i64, j: i64) -> [f32; 4] {
         [
             self.sample(i, j),
             self.sample(i + 1, j),
@@ -524,6 +542,11 @@ impl<'a> Ground<'a> {
             return None;
         }
         let f = self.field;
+        if let Some(height) = f.flat {
+            // Equal corners: any place in the cell gives this height and
+            // no slope.
+            return Some(([height; 4], 0.0, 0.0));
+        }
         let (i, tx) = split(x, f.inv_spacing, self.origin.x);
         let (j, tz) = split(z, f.inv_spacing, self.origin.z);
         Some((f.cell_corners(i, j), tx, tz))
