@@ -1631,3 +1631,65 @@ fn the_ground_never_reaches_into_a_body_box_on_steep_ridges() {
     let failures = ground_stays_out_of_the_body(steep_ridges(2, 0.02), 20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The deepest any point inside a bone of any leg goes into the solid
+/// (sixteen points a bone, ends excluded: the joints have their own
+/// figure), driving `creature` forward on `terrain` for `seconds`, and the
+/// step and leg where it did.
+fn deepest_bone(
+    creature: skitter::creature::CreatureSpec,
+    terrain: skitter::terrain::TerrainSpec,
+    seconds: usize,
+) -> (f32, usize, String) {
+    let mut world = common::walking_world(creature, terrain);
+    let mut deepest = (f32::INFINITY, 0, String::new());
+    for step in 0..seconds * 120 {
+        world.step();
+        let c = &world.creatures()[0];
+        let ground = world.terrain().at(c.origin());
+        for (leg, spec) in c.legs.iter().zip(&c.spec().legs) {
+            let depth = leg
+                .chain
+                .joints()
+                .windows(2)
+                .flat_map(|bone| (1..16).map(|k| bone[0].lerp(bone[1], k as f32 / 16.0)))
+                .map(|p| ground.signed_distance(p))
+                .fold(f32::INFINITY, f32::min);
+            if depth < deepest.0 {
+                deepest = (depth, step, spec.name.clone());
+            }
+        }
+    }
+    deepest
+}
+
+/// Every joint of a climber's leg out of the solid does not keep the bones
+/// between them out: a spider going down the overhang's back face with a
+/// foot still on the roof by its edge hung its ankle past the edge below
+/// the roof's plane, and the bone from ankle to foot went 53 mm through
+/// the corner. The ankle is taken over the edge.
+#[test]
+fn the_spiders_bones_stay_out_of_the_overhangs_edges() {
+    let (depth, step, leg) = deepest_bone(
+        common::shipped_creature("spider"),
+        common::shipped_terrain("overhang"),
+        60,
+    );
+    assert!(
+        depth >= -0.005,
+        "step {step}: {leg}'s bone {depth} m in the solid"
+    );
+}
+
+/// Over a wall thinner than its legs, a spider's feet stand on the top and
+/// on both faces by the top's edges, where a leg coming over the top cut
+/// the corner with its last bone, 66 mm in (of 100 mm half the wall).
+#[test]
+fn a_spider_crossing_a_thin_wall_keeps_its_bones_out_of_it() {
+    let wall = flat_terrain("thinwall", &added_box([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]));
+    let (depth, step, leg) = deepest_bone(common::shipped_creature("spider"), wall, 40);
+    assert!(
+        depth >= -0.01,
+        "step {step}: {leg}'s bone {depth} m in the wall"
+    );
+}

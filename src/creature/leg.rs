@@ -196,6 +196,121 @@ fn folded_clear_of(
     None
 }
 
+/// Where along a leg's last bone (fractions of it, from the foot) it is
+/// checked for cutting through the solid round a convex edge: a foot on a
+/// roof by its edge, its ankle hanging past the edge below the roof's
+/// plane, has every joint out of the solid and the bone between them
+/// through the corner (a spider's went 53 mm into the overhang's back edge).
+const FOOT_BONE_SAMPLES: [f32; 2] = [0.15, 0.5];
+/// Deepest (metres) a sample of the last bone may lie in the solid before
+/// the leg's pose is mended.
+const BONE_CUT: f32 = 0.002;
+/// Least sines of the angle a mended last bone rises at from the face its
+/// foot is on, tried in turn (about 10°, then along the face): on that
+/// face's open side it clears the edge.
+const FOOT_BONE_RISES: [f32; 2] = [0.17, 0.0];
+/// FABRIK passes that bring the rest of the leg to a mended ankle.
+const ANKLE_PASSES: usize = 32;
+
+/// The least signed distance of the samples along `chain`'s last bone
+/// ([`FOOT_BONE_SAMPLES`]) and the sample it is at; infinite for a chain
+/// without an inner joint.
+fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
+    let joints = chain.joints();
+    let (3.., [.., ankle, foot]) = (joints.len(), joints) else {
+        return (f32::INFINITY, Vec3::ZERO);
+    };
+    FOOT_BONE_SAMPLES
+        .iter()
+        .map(|&t| {
+            let at = foot.lerp(*ankle, t);
+            (terrain.signed_distance(at), at)
+        })
+        .fold(
+            (f32::INFINITY, Vec3::ZERO),
+            |a, b| if b.0 < a.0 { b } else { a },
+        )
+}
+
+/// The least signed distance of the samples along every bone of `chain`
+/// (at [`FOOT_BONE_SAMPLES`] of each): what a mended pose must improve,
+/// not only at its last bone.
+fn bones_clearance(terrain: &Ground<'_>, chain: &Chain) -> f32 {
+    chain
+        .joints()
+        .windows(2)
+        .flat_map(|bone| FOOT_BONE_SAMPLES.map(|t| bone[1].lerp(bone[0], t)))
+        .map(|at| terrain.signed_distance(at))
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// A pose of `chain` (no joint limits, at least two bones) whose last bone
+/// leaves `foot` on the open side of the plane through it with `normal`
+/// (a face the foot is on), rising at least `least_rise` (a sine) from it,
+/// its other bones brought to that ankle by FABRIK from where they are;
+/// `None` when the bone already rises so or the rest of the leg cannot
+/// reach the ankle within `tolerance`. The ankle turns from where it is
+/// as little as the rise asks or, `toward_hip`, from the line to the hip:
+/// the ankle nearest the hip, for a leg too stretched to reach the other.
+fn ankle_over_edge(
+    chain: &Chain,
+    foot: Vec3,
+    normal: Vec3,
+    least_rise: f32,
+    toward_hip: bool,
+    tolerance: f32,
+) -> Option<Chain> {
+    if !chain.limits().is_empty() || chain.joints().len() < 3 {
+        return None;
+    }
+    let lengths = chain.bone_lengths();
+    let mut joints = chain.joints().to_vec();
+    let last = joints.len() - 1;
+    let along = (joints[last - 1] - foot).normalize_or(normal);
+    if along.dot(normal) >= least_rise {
+        return None;
+    }
+    let aim = if toward_hip {
+        (joints[0] - foot).normalize_or(along)
+    } else {
+        along
+    };
+    let rise = aim.dot(normal);
+    // Turned toward the normal in the plane it shares with it, as little
+    // as the rise asks.
+    let direction = if rise >= least_rise {
+        aim
+    } else {
+        let across = (aim - normal * rise).normalize_or(normal.any_orthonormal_vector());
+        across * (1.0 - least_rise * least_rise).sqrt() + normal * least_rise
+    };
+    let ankle = foot + direction * lengths[last - 1];
+    let hip = joints[0];
+    for _ in 0..ANKLE_PASSES {
+        joints[last - 1] = ankle;
+        for k in (0..last - 1).rev() {
+            joints[k] =
+                joints[k + 1] + (joints[k] - joints[k + 1]).normalize_or(Vec3::Y) * lengths[k];
+        }
+        joints[0] = hip;
+        for k in 0..last - 1 {
+            joints[k + 1] =
+                joints[k] + (joints[k + 1] - joints[k]).normalize_or(Vec3::Y) * lengths[k];
+        }
+        if joints[last - 1].distance(ankle) <= tolerance {
+            break;
+        }
+    }
+    joints[last] =
+        joints[last - 1] + (foot - joints[last - 1]).normalize_or(-direction) * lengths[last - 1];
+    if joints[last].distance(foot) > tolerance {
+        return None;
+    }
+    let mut posed = chain.clone();
+    posed.set_pose(&joints).ok()?;
+    Some(posed)
+}
+
 /// Whether a foot is planted or in the air.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LegPhase {
@@ -637,6 +752,9 @@ impl Creature {
             // it, so one it finds mends both (a tail hip mounted behind
             // the body, set down by a corner, left an ankle 170 mm in).
             self.legs[i].knee_clearance = self.keep_knees_out(terrain, i, &params);
+            if self.spec.body.surface == super::Surface::Any {
+                self.keep_foot_bone_out(terrain, i, &params);
+            }
             self.after_knee_guard(i, enters_body);
         } else {
             // On open ground too (a foot down a steep flank can fold a knee
@@ -651,6 +769,58 @@ impl Creature {
             self.legs[i].knee_gap = gap;
         }
         repair
+    }
+
+    /// A climber's leg whose last bone cuts through the solid round a
+    /// convex edge (see [`FOOT_BONE_SAMPLES`]) takes its ankle over the
+    /// edge ([`ankle_over_edge`]), kept only if that clears the bone more,
+    /// leaves the knees no deeper (or clear) and stays out of the body.
+    fn keep_foot_bone_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) {
+        let leg = &self.legs[i];
+        let (cut, deepest) = foot_bone_clearance(terrain, &leg.chain);
+        if cut >= -BONE_CUT {
+            return;
+        }
+        let half = self.spec.body.size * 0.5;
+        let worst = cut.min(bones_clearance(terrain, &leg.chain));
+        // The face the foot is on, or, for a foot at the edge itself, the
+        // face the bone passes under (a foot on a thin wall's far top edge
+        // reads the far face's normal, its leg coming over the top).
+        let faces = [terrain.normal_at(leg.foot), terrain.normal_at(deepest)];
+        // Rising less asks less reach of the rest of the leg: a foot on a
+        // thin wall's top, its hip down the wall's face, reaches an ankle
+        // just over the edge, not one well above it.
+        let tries = faces.into_iter().flat_map(|normal| {
+            [false, true]
+                .into_iter()
+                .flat_map(move |toward_hip| FOOT_BONE_RISES.map(|rise| (normal, rise, toward_hip)))
+        });
+        for (normal, least_rise, toward_hip) in tries {
+            let Some(posed) = ankle_over_edge(
+                &leg.chain,
+                leg.foot,
+                normal,
+                least_rise,
+                toward_hip,
+                params.tolerance,
+            ) else {
+                continue;
+            };
+            let knees = deepest_joint(terrain, &posed).map_or(f32::INFINITY, |(d, _)| d);
+            if bones_clearance(terrain, &posed) <= worst
+                || knees < leg.knee_clearance.min(KNEE_CLEARANCE)
+                || chain_enters_body(&self.body, half, &posed)
+            {
+                continue;
+            }
+            let error = posed.end().distance(leg.foot);
+            let leg = &mut self.legs[i];
+            leg.chain = posed;
+            leg.report.error = error;
+            leg.report.reached = error <= params.tolerance;
+            leg.knee_clearance = knees;
+            return;
+        }
     }
 
     /// What the knee guard may have changed: the bone error, and whether a
@@ -940,5 +1110,83 @@ impl Creature {
             }
         }
         depth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A three-bone leg whose foot stands on a roof (y = 0) 5 cm from its
+    /// edge at x = 0, its hip past the edge and below the roof's plane, its
+    /// ankle hanging under that plane: the last bone cuts the corner.
+    fn leg_round_an_edge() -> Chain {
+        let hip = Vec3::new(0.25, -0.3, 0.0);
+        let knee = Vec3::new(0.35, -0.05, 0.0);
+        let foot = Vec3::new(-0.05, 0.0, 0.0);
+        let ankle = foot + (Vec3::new(0.3, -0.1, 0.0)).normalize() * 0.3;
+        Chain::new(vec![hip, knee, ankle, foot]).unwrap()
+    }
+
+    #[test]
+    fn the_ankle_is_taken_over_the_edge_with_the_foot_and_bones_kept() {
+        let chain = leg_round_an_edge();
+        let foot = chain.end();
+        for least_rise in FOOT_BONE_RISES {
+            for toward_hip in [false, true] {
+                let posed = ankle_over_edge(&chain, foot, Vec3::Y, least_rise, toward_hip, 1e-4)
+                    .expect("the hip reaches an ankle over the edge");
+                let joints = posed.joints();
+                let rise = (joints[2] - foot).normalize().dot(Vec3::Y);
+                // The ankle lands within the tolerance of its aim, 0.3 m
+                // from the foot: the rise within about a thousandth.
+                assert!(
+                    rise >= least_rise - 1e-3,
+                    "rises {rise}, asked {least_rise}"
+                );
+                assert!(posed.end().distance(foot) <= 1e-4);
+                assert!(posed.bone_length_error() <= 1e-5);
+                assert_eq!(joints[0], chain.root());
+            }
+        }
+    }
+
+    #[test]
+    fn an_ankle_already_rising_or_out_of_the_hips_reach_is_left() {
+        let chain = leg_round_an_edge();
+        let foot = chain.end();
+        // Measured from a face it already rises from, nothing to mend.
+        assert!(ankle_over_edge(&chain, foot, Vec3::X, 0.17, false, 1e-4).is_none());
+        // A hip far below the edge cannot bring the ankle over it: the
+        // nearest ankle over the roof's plane is 0.66 m from the hip, its
+        // two bones 0.52 m long.
+        let ankle = foot + Vec3::new(0.3, -0.1, 0.0).normalize() * 0.3;
+        let low = Chain::new(vec![
+            Vec3::new(0.35, -0.6, 0.0),
+            Vec3::new(0.3, -0.35, 0.0),
+            ankle,
+            foot,
+        ])
+        .unwrap();
+        for toward_hip in [false, true] {
+            assert!(ankle_over_edge(&low, foot, Vec3::Y, 0.17, toward_hip, 1e-4).is_none());
+        }
+    }
+
+    #[test]
+    fn a_two_bone_leg_or_one_with_limits_is_not_mended() {
+        let two = Chain::new(vec![
+            Vec3::new(0.3, -0.2, 0.0),
+            Vec3::new(0.2, -0.05, 0.0),
+            Vec3::new(-0.05, 0.0, 0.0),
+        ])
+        .unwrap();
+        assert!(ankle_over_edge(&two, two.end(), Vec3::Y, 0.0, true, 1e-4).is_none());
+        let mut limited = leg_round_an_edge();
+        limited
+            .set_limits(&[JointLimit::Cone { max: 3.0 }, JointLimit::Cone { max: 3.0 }])
+            .unwrap();
+        let foot = limited.end();
+        assert!(ankle_over_edge(&limited, foot, Vec3::Y, 0.0, true, 1e-4).is_none());
     }
 }
