@@ -1693,3 +1693,21 @@ fn a_spider_crossing_a_thin_wall_keeps_its_bones_out_of_it() {
         "step {step}: {leg}'s bone {depth} m in the wall"
     );
 }
+
+/// A spider turning on a wall thinner than its legs went over the top and
+/// down the far face with a hind foot left on the near face: the straight
+/// way to its foothold passed through the wall, so it hung there and slid
+/// down the near face for 4 s, its leg through the wall and its end 98 mm
+/// in. The swing goes round the wall instead, over its top.
+#[test]
+fn a_spider_turning_on_a_thin_wall_takes_its_hanging_foot_over_the_top() {
+    let wall = flat_terrain("thinwall", &added_box([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]));
+    let s = common::drive(
+        common::shipped_creature("spider"),
+        wall,
+        "forward 12s, forward+right 4s, forward 24s",
+    );
+    assert!(s.time_on_walls > 5.0, "{} s on walls", s.time_on_walls);
+    assert!(s.distance > 20.0, "{} m", s.distance);
+    assert_clean_climb(&s);
+}

@@ -378,6 +378,7 @@ impl Creature {
                 progress: 0.0,
                 duration,
                 lift,
+                around: None,
             };
             leg.planted_end = None;
             leg.lifted_from = leg.foot;

@@ -330,6 +330,10 @@ pub enum LegPhase {
         /// Peak height of the arc above the line from `from` to `to`, metres
         /// (the gait's step height, raised where the ground between demands).
         lift: f32,
+        /// The way round the solid for a swing whose straight way passes
+        /// through it (a foot on a thin wall's near face, its foothold on
+        /// the far face): the arc rises along it, not along the body's up.
+        around: Option<Vec3>,
     },
 }
 

@@ -270,6 +270,8 @@ pub(super) fn within_reach(hip: Vec3, point: Vec3, most: f32) -> Vec3 {
 /// A swing of the gait's shortest duration from `from` to `to`, lifted as
 /// the ground between needs: how a foot that cannot land where it was
 /// going (or let go of ground it cannot reach) goes on to another foothold.
+/// Where the straight way passes through the solid, the arc goes round it
+/// ([`way_round`]) as far as the leg reaches.
 pub(super) fn swing_on(
     terrain: &Ground<'_>,
     from: Vec3,
@@ -278,13 +280,82 @@ pub(super) fn swing_on(
     gait: &super::spec::GaitSpec,
     reach: f32,
 ) -> LegPhase {
+    let (around, lift) = match way_round(terrain, from, to, reach) {
+        Some((direction, lift)) => (Some(direction), lift),
+        None => (
+            None,
+            needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach),
+        ),
+    };
     LegPhase::Swinging {
         from,
         to,
         progress: 0.0,
         duration: gait.min_step_duration,
-        lift: needed_lift(terrain, from, to, up, gait.step_height, 0.5 * reach),
+        lift,
+        around,
     }
+}
+
+/// Directions across a blocked way tried for the way round the solid.
+const WAY_ROUND_DIRECTIONS: usize = 8;
+/// Most steps taken out of the solid along one of them.
+const WAY_ROUND_STEPS: usize = 16;
+
+/// For a straight way from `from` to `to` that passes through the solid:
+/// the direction across it that leaves the solid soonest from the way's
+/// deepest point (over a thin wall's top, not along the wall to its end),
+/// and the arc's peak that takes the foot [`SWING_CLEARANCE`] clear of
+/// the solid there; `None` when the way is clear, or no way round is
+/// within `reach`.
+fn way_round(terrain: &Ground<'_>, from: Vec3, to: Vec3, reach: f32) -> Option<(Vec3, f32)> {
+    if !terrain.has_shapes() || from.distance(to) <= BLOCKED_MARGIN {
+        return None;
+    }
+    let (depth, deepest, share) = (1..BLOCKED_SAMPLES)
+        .map(|k| {
+            let share = k as f32 / BLOCKED_SAMPLES as f32;
+            let at = from.lerp(to, share);
+            (terrain.signed_distance(at), at, share)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))?;
+    if depth >= -LANDING_GAP {
+        return None;
+    }
+    let (a, b) = (to - from).normalize().any_orthonormal_pair();
+    let mut best: Option<(f32, Vec3)> = None;
+    for k in 0..WAY_ROUND_DIRECTIONS {
+        let turn = std::f32::consts::TAU * k as f32 / WAY_ROUND_DIRECTIONS as f32;
+        let direction = a * turn.cos() + b * turn.sin();
+        // Inside, a step of the depth never passes the way out (nothing
+        // of the surface is nearer than that in any direction).
+        let mut out = 0.0;
+        for _ in 0..WAY_ROUND_STEPS {
+            let d = terrain.signed_distance(deepest + direction * out);
+            if d >= SWING_CLEARANCE || out > reach {
+                break;
+            }
+            out += (-d).max(0.0) + SWING_CLEARANCE;
+        }
+        let clear = terrain.signed_distance(deepest + direction * out) >= SWING_CLEARANCE;
+        if clear && out <= reach && best.is_none_or(|(least, _)| out < least) {
+            best = Some((out, direction));
+        }
+    }
+    let (out, direction) = best?;
+    // The arc's height where the way passes its deepest point: the swing
+    // is `share` of the way along when its ease reaches it.
+    let (mut low, mut high) = (0.0f32, 1.0f32);
+    for _ in 0..16 {
+        let mid = 0.5 * (low + high);
+        if ease(mid) < share {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    let height = arc(0.5 * (low + high)).max(0.25);
+    Some((direction, ((out + SWING_CLEARANCE) / height).min(reach)))
 }
 
 impl Creature {
@@ -301,10 +372,12 @@ impl Creature {
                 progress,
                 duration,
                 mut lift,
+                around,
             } = leg.phase
             else {
                 continue;
             };
+            let rise = around.unwrap_or(up);
             // On open ground a hanging foot (let go where its leg's end
             // was) follows its path no faster than a foot may move; in a
             // solid world every swinging foot does (see below).
@@ -335,7 +408,7 @@ impl Creature {
                         terrain,
                         from,
                         to,
-                        up,
+                        rise,
                         gait.step_height,
                         ceiling,
                     ));
@@ -400,7 +473,7 @@ impl Creature {
                     continue;
                 }
             }
-            let mut foot = swing_point(from, to, up, lift, progress);
+            let mut foot = swing_point(from, to, rise, lift, progress);
             // A last guard for ground the clearance samples missed.
             let least = SWING_CLEARANCE * arc(progress);
             let hip = self.body.to_world(frame.mount);
@@ -420,6 +493,15 @@ impl Creature {
                 let within = within_reach(hip, foot, most);
                 if within != foot {
                     foot = off_surface(terrain, within, least);
+                    // Raised out past the reach again (drawn toward the hip
+                    // into a pit's rim, which the guard pushes it back out
+                    // of, down the pit's wall), the leg would point straight
+                    // at it through the rim (a centipede's leg end 120 mm
+                    // in): it goes only as far as the leg reaches, as on
+                    // open ground.
+                    if foot.distance(hip) > frame.reach {
+                        foot = reachable_part(terrain, hip, frame.reach, leg.foot, foot, least);
+                    }
                 }
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
@@ -455,6 +537,7 @@ impl Creature {
                 progress,
                 duration,
                 lift,
+                around,
             };
         }
         touchdowns
@@ -464,6 +547,50 @@ impl Creature {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A flat terrain with one added box.
+    fn boxed(center: [f32; 3], size: [f32; 3]) -> crate::terrain::Heightfield {
+        let spec = crate::config::parse_terrain(
+            "box.toml",
+            &format!(
+                "name = \"box\"\n[noise]\nfractal = \"flat\"\n\
+                 [[shapes]]\nkind = \"box\"\ncenter = {center:?}\nsize = {size:?}\n"
+            ),
+        )
+        .expect("a box terrain file is valid");
+        crate::terrain::Heightfield::generate(&spec)
+    }
+
+    #[test]
+    fn a_way_through_a_thin_wall_goes_over_its_top() {
+        // 0.2 m thick and 3 m tall: a foot 0.3 m under the top on the near
+        // face, its foothold as low on the far face.
+        let field = boxed([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]);
+        let ground = field.world();
+        let (from, to) = (Vec3::new(4.9, 2.7, 0.0), Vec3::new(5.1, 2.7, 0.0));
+        let (direction, lift) = way_round(&ground, from, to, 0.6).expect("a way over the top");
+        assert!(direction.dot(Vec3::Y) > 0.99, "round by {direction}");
+        // The arc passes over the top, clear of it, at mid-way.
+        let mid = swing_point(from, to, direction, lift, 0.5);
+        assert!(mid.y > 3.0 && ground.signed_distance(mid) > 0.0, "{mid}");
+        // Within reach only: a leg of 0.25 m cannot go 0.3 m up and over.
+        assert!(way_round(&ground, from, to, 0.25).is_none());
+    }
+
+    #[test]
+    fn a_clear_or_short_way_needs_no_way_round() {
+        let field = boxed([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]);
+        let ground = field.world();
+        // Along the near face, and a step too short to check.
+        let near = Vec3::new(4.9, 1.0, 0.0);
+        assert!(way_round(&ground, near, near + Vec3::new(0.0, 0.5, 0.3), 0.6).is_none());
+        assert!(way_round(&ground, near, near + Vec3::new(0.01, 0.0, 0.0), 0.6).is_none());
+        // Open ground has no solid to go round.
+        let open = crate::terrain::Heightfield::generate(&crate::config::default_terrain());
+        let ground = open.world();
+        let at = Vec3::new(0.0, ground.height(0.0, 0.0), 0.0);
+        assert!(way_round(&ground, at, at + Vec3::new(0.3, -1.0, 0.0), 0.6).is_none());
+    }
 
     #[test]
     fn a_point_inside_by_a_convex_edge_is_pushed_all_the_way_out() {
