@@ -1711,3 +1711,19 @@ fn a_spider_turning_on_a_thin_wall_takes_its_hanging_foot_over_the_top() {
     assert!(s.distance > 20.0, "{} m", s.distance);
     assert_clean_climb(&s);
 }
+
+/// A hexapod at a 1 m pit reaches a foot down the pit's wall, past its
+/// leg's reach: drawn toward the hip, the foot went into the rim, the
+/// guard pushed it back out down the wall, and the leg pointed at it
+/// through the rim, its end 21 mm in. It goes only as far as it reaches.
+#[test]
+fn a_walker_reaching_down_a_pits_wall_keeps_its_leg_out_of_the_rim() {
+    let pit = flat_terrain("pit", &carved_box([7.0, 0.0, 0.0], [3.0, 2.0, 3.0]));
+    let s = common::drive(
+        common::shipped_creature("hexapod"),
+        pit,
+        "forward 10s, forward+left 3s, forward 27s",
+    );
+    assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
+    assert_clean_climb(&s);
+}
