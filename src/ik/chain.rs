@@ -20,7 +20,6 @@ pub struct Chain {
     joints: Vec<Vec3>,
     /// What the chain's copies share: a thousand legs of one kind hold one.
     bones: Arc<Bones>,
-    reach: f32,
     rest_frame: Quat,
 }
 
@@ -30,6 +29,9 @@ pub struct Chain {
 #[derive(Debug, Clone, PartialEq)]
 struct Bones {
     lengths: Vec<f32>,
+    /// The sum of `lengths` (kept here, not on every copy: a leg's chain
+    /// is on every creature, and its size is a creature's).
+    reach: f32,
     /// Bone lengths divided by the reach: the lengths solvers use in the unit frame.
     unit_lengths: Vec<f64>,
     rest_directions: Vec<Vec3>,
@@ -44,7 +46,6 @@ impl Clone for Chain {
         Chain {
             joints: self.joints.clone(),
             bones: Arc::clone(&self.bones),
-            reach: self.reach,
             rest_frame: self.rest_frame,
         }
     }
@@ -54,7 +55,6 @@ impl Clone for Chain {
     fn clone_from(&mut self, source: &Self) {
         self.joints.clone_from(&source.joints);
         self.bones.clone_from(&source.bones);
-        self.reach = source.reach;
         self.rest_frame = source.rest_frame;
     }
 }
@@ -100,12 +100,12 @@ impl Chain {
             joints,
             bones: Arc::new(Bones {
                 lengths,
+                reach,
                 unit_lengths,
                 rest_directions,
                 limits: Vec::new(),
                 unit_limits: Vec::new(),
             }),
-            reach,
             rest_frame: Quat::IDENTITY,
         })
     }
@@ -138,14 +138,14 @@ impl Chain {
 
     /// Sum of the bone lengths: the farthest the end can be from the root.
     pub fn reach(&self) -> f32 {
-        self.reach
+        self.bones.reach
     }
 
     /// The nearest the end can come to the root: the longest bone less all
     /// the others, folded back along it (zero when they are longer).
     pub fn inner_reach(&self) -> f32 {
         let longest = self.bone_lengths().iter().copied().fold(0.0, f32::max);
-        (2.0 * longest - self.reach).max(0.0)
+        (2.0 * longest - self.bones.reach).max(0.0)
     }
 
     /// Largest difference between a bone's current and its built length.
@@ -206,7 +206,7 @@ impl Chain {
         }
         for (index, (pair, len)) in joints.windows(2).zip(&self.bones.lengths).enumerate() {
             let actual = (pair[1] - pair[0]).length();
-            let within = (actual - len).abs() <= 1e-4 * self.reach;
+            let within = (actual - len).abs() <= 1e-4 * self.bones.reach;
             if !within {
                 return Err(IkError::PoseMismatch(format!(
                     "bone {index} is {actual} long, chain needs {len}"
