@@ -1633,7 +1633,7 @@ fn the_ground_never_reaches_into_a_body_box_on_steep_ridges() {
 }
 
 /// The deepest any point inside a bone of any leg goes into the solid
-/// (sixteen points a bone, ends excluded: the joints have their own
+/// (fifteen points a bone, its ends excluded: the joints have their own
 /// figure), driving `creature` forward on `terrain` for `seconds`, and the
 /// step and leg where it did.
 fn deepest_bone(

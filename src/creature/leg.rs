@@ -216,8 +216,7 @@ const ANKLE_PASSES: usize = 32;
 /// ([`FOOT_BONE_SAMPLES`]) and the sample it is at; infinite for a chain
 /// without an inner joint.
 fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
-    let joints = chain.joints();
-    let (3.., [.., ankle, foot]) = (joints.len(), joints) else {
+    let [_, .., ankle, foot] = chain.joints() else {
         return (f32::INFINITY, Vec3::ZERO);
     };
     FOOT_BONE_SAMPLES
@@ -232,19 +231,24 @@ fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
         )
 }
 
+/// Where along every bone (fractions of it) a mended pose is checked:
+/// both halves, for a middle bone may cut an edge anywhere.
+const MENDED_BONE_SAMPLES: [f32; 3] = [0.15, 0.5, 0.85];
+
 /// The least signed distance of the samples along every bone of `chain`
-/// (at [`FOOT_BONE_SAMPLES`] of each): what a mended pose must improve,
+/// (at [`MENDED_BONE_SAMPLES`] of each): what a mended pose must improve,
 /// not only at its last bone.
 fn bones_clearance(terrain: &Ground<'_>, chain: &Chain) -> f32 {
     chain
         .joints()
         .windows(2)
-        .flat_map(|bone| FOOT_BONE_SAMPLES.map(|t| bone[1].lerp(bone[0], t)))
+        .flat_map(|bone| MENDED_BONE_SAMPLES.map(|t| bone[1].lerp(bone[0], t)))
         .map(|at| terrain.signed_distance(at))
         .fold(f32::INFINITY, f32::min)
 }
 
-/// A pose of `chain` (no joint limits, at least two bones) whose last bone
+/// A pose of `chain` (no joint limits, at least three bones: with two, the
+/// knee is the ankle and only its own sphere holds it) whose last bone
 /// leaves `foot` on the open side of the plane through it with `normal`
 /// (a face the foot is on), rising at least `least_rise` (a sine) from it,
 /// its other bones brought to that ankle by FABRIK from where they are;
@@ -260,7 +264,7 @@ fn ankle_over_edge(
     toward_hip: bool,
     tolerance: f32,
 ) -> Option<Chain> {
-    if !chain.limits().is_empty() || chain.joints().len() < 3 {
+    if !chain.limits().is_empty() || chain.joints().len() < 4 {
         return None;
     }
     let lengths = chain.bone_lengths();
@@ -777,8 +781,9 @@ impl Creature {
 
     /// A climber's leg whose last bone cuts through the solid round a
     /// convex edge (see [`FOOT_BONE_SAMPLES`]) takes its ankle over the
-    /// edge ([`ankle_over_edge`]), kept only if that clears the bone more,
-    /// leaves the knees no deeper (or clear) and stays out of the body.
+    /// edge ([`ankle_over_edge`]), kept only if that leaves the deepest
+    /// sample of its bones ([`bones_clearance`]) shallower, the knees no
+    /// deeper (or clear) and the leg out of the body.
     fn keep_foot_bone_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) {
         let leg = &self.legs[i];
         let (cut, deepest) = foot_bone_clearance(terrain, &leg.chain);
@@ -786,7 +791,7 @@ impl Creature {
             return;
         }
         let half = self.spec.body.size * 0.5;
-        let worst = cut.min(bones_clearance(terrain, &leg.chain));
+        let worst = bones_clearance(terrain, &leg.chain);
         // The face the foot is on, or, for a foot at the edge itself, the
         // face the bone passes under (a foot on a thin wall's far top edge
         // reads the far face's normal, its leg coming over the top).
@@ -823,6 +828,9 @@ impl Creature {
             leg.report.error = error;
             leg.report.reached = error <= params.tolerance;
             leg.knee_clearance = knees;
+            // Checked out of the body just now: a pose through it that the
+            // knee guard took as its last resort is gone.
+            leg.enters_body = false;
             return;
         }
     }
@@ -1178,7 +1186,7 @@ mod tests {
     }
 
     #[test]
-    fn a_two_bone_leg_or_one_with_limits_is_not_mended() {
+    fn a_leg_of_two_bones_or_with_limits_is_not_mended() {
         let two = Chain::new(vec![
             Vec3::new(0.3, -0.2, 0.0),
             Vec3::new(0.2, -0.05, 0.0),
