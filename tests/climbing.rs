@@ -1729,3 +1729,28 @@ fn a_walker_reaching_down_a_pits_wall_keeps_its_leg_out_of_the_rim() {
     assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
     assert_clean_climb(&s);
 }
+
+/// A hexapod stopped by a block turned 45° across its path, turning right
+/// at the block's foot: the knee guard drew a swinging foot in all the way
+/// at once, 0.35 m in a step (42 m/s), back the steps after, and left the
+/// knee 81 mm in the block for a step. A foot in the air is drawn in a
+/// step's way at a time.
+#[test]
+fn a_walker_turning_at_a_turned_blocks_foot_draws_its_feet_in_without_jumps() {
+    let block = flat_terrain(
+        "edgeon",
+        &(added_box([6.0, 1.5, 0.0], [2.0, 3.0, 2.0]) + "yaw = 45.0\n"),
+    );
+    let s = common::drive(
+        common::shipped_creature("hexapod"),
+        block,
+        "forward 12s, forward+right 4s, forward 24s",
+    );
+    assert!(
+        s.foot_speed_max <= 10.0,
+        "a foot at {} m/s",
+        s.foot_speed_max
+    );
+    assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
+    assert_clean_climb(&s);
+}

@@ -98,6 +98,10 @@ const DRAWN_IN_REACH: [f32; 3] = [0.85, 0.7, 0.55];
 /// octopod on its side on a ridged peak laid a knee 137 mm in the ground).
 const LIFTED_OUT: [f32; 3] = [0.15, 0.3, 0.45];
 
+/// Farthest (metres) a swinging foot is drawn in or lifted out in one step:
+/// what a foot in the air may move in a step (5 m/s at 120 steps a second).
+const DRAW_IN_STEP: f32 = 0.042;
+
 /// Least gap a drawn-in swinging foot keeps from the surface (metres).
 const DRAWN_IN_CLEARANCE: f32 = 0.03;
 
@@ -1072,6 +1076,9 @@ impl Creature {
             if d < DRAWN_IN_CLEARANCE {
                 foot = within_reach(hip, foot + normal * (DRAWN_IN_CLEARANCE - d), share * reach);
             }
+            // A step's way toward it at most: the foot is in the air, and
+            // moved all the way at once it jumped 0.35 m in a step (42 m/s).
+            foot = start + (foot - start).clamp_length_max(DRAW_IN_STEP);
             if foot == self.legs[i].foot || terrain.signed_distance(foot) < KNEE_CLEARANCE {
                 continue;
             }
