@@ -1038,7 +1038,8 @@ impl Creature {
     /// A foot in the air whose leg found no pose with its knees out of the
     /// surface is drawn in toward the hip, where the leg bends and its
     /// knees stand higher, or, failing that, lifted off the surface (a
-    /// foot folded under its body); the swing goes on from there.
+    /// foot folded under its body), by at most [`DRAW_IN_STEP`] a step;
+    /// the swing goes on from there.
     /// (Stretched nearly straight past a bump, a swinging spider leg laid
     /// its knee 29 mm into it.) Returns the clearance of the deepest inner
     /// joint of the pose kept.
