@@ -298,7 +298,7 @@ impl Ground<'_> {
     /// (added and carved in file order, without the ground), with its
     /// distance (negative inside), when some part of the box is nearer
     /// than `margin`; `None` when none is, or the terrain has no shapes.
-    /// Found to within [`LEAF_RADIUS`]; see the module's notes.
+    /// Found to within 1 cm (`LEAF_RADIUS`); see the module's notes.
     pub fn box_shapes_nearest(
         &self,
         centre: Vec3,
