@@ -8,8 +8,8 @@ use glam::Vec3;
 use super::drive::{BRAKE_STRETCH, STOP_STRETCH};
 use super::footholds::reach_needed;
 use super::swing::{
-    HANGING_REACH, SWING_CLEARANCE, SWING_REACH, off_surface, onto_ground_within_reach, swing_on,
-    within_reach,
+    HANGING_REACH, SWING_CLEARANCE, SWING_REACH, deepest_sample, off_surface,
+    onto_ground_within_reach, swing_on, within_reach,
 };
 use super::{Body, Creature, CreatureSpec, LegSpec, chain_enters_body, leg_enters_body};
 use crate::ik::{
@@ -223,16 +223,8 @@ fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
     let [_, .., ankle, foot] = chain.joints() else {
         return (f32::INFINITY, Vec3::ZERO);
     };
-    FOOT_BONE_SAMPLES
-        .iter()
-        .map(|&t| {
-            let at = foot.lerp(*ankle, t);
-            (terrain.signed_distance(at), at)
-        })
-        .fold(
-            (f32::INFINITY, Vec3::ZERO),
-            |a, b| if b.0 < a.0 { b } else { a },
-        )
+    let (depth, at, _) = deepest_sample(terrain, *foot, *ankle, FOOT_BONE_SAMPLES);
+    (depth, at)
 }
 
 /// Where along every bone (fractions of it) a mended pose is checked:
@@ -246,8 +238,7 @@ fn bones_clearance(terrain: &Ground<'_>, chain: &Chain) -> f32 {
     chain
         .joints()
         .windows(2)
-        .flat_map(|bone| MENDED_BONE_SAMPLES.map(|t| bone[1].lerp(bone[0], t)))
-        .map(|at| terrain.signed_distance(at))
+        .map(|bone| deepest_sample(terrain, bone[1], bone[0], MENDED_BONE_SAMPLES).0)
         .fold(f32::INFINITY, f32::min)
 }
 

@@ -304,13 +304,19 @@ const WAY_ROUND_DIRECTIONS: usize = 8;
 /// Most steps taken out of the solid along one of them.
 const WAY_ROUND_STEPS: usize = 16;
 
-/// The deepest of the points along the straight way from `from` to `to`
-/// that are checked for solid ([`BLOCKED_SAMPLES`] less one): its signed
-/// distance, where it is, and the share of the way it is at.
-fn deepest_along(terrain: &Ground<'_>, from: Vec3, to: Vec3) -> (f32, Vec3, f32) {
-    (1..BLOCKED_SAMPLES)
-        .map(|k| {
-            let share = k as f32 / BLOCKED_SAMPLES as f32;
+/// The deepest of the points at `shares` (fractions, 0–1) of the straight
+/// way from `from` to `to`: its signed distance, where it is, and its
+/// share (the first of equals; infinitely far, at `from`, for none). What
+/// a swing's way and a leg's bones are checked for solid with.
+pub(super) fn deepest_sample(
+    terrain: &Ground<'_>,
+    from: Vec3,
+    to: Vec3,
+    shares: impl IntoIterator<Item = f32>,
+) -> (f32, Vec3, f32) {
+    shares
+        .into_iter()
+        .map(|share| {
             let at = from.lerp(to, share);
             (terrain.signed_distance(at), at, share)
         })
@@ -318,6 +324,14 @@ fn deepest_along(terrain: &Ground<'_>, from: Vec3, to: Vec3) -> (f32, Vec3, f32)
             (f32::INFINITY, from, 0.0),
             |a, b| if b.0 < a.0 { b } else { a },
         )
+}
+
+/// The deepest of the points along the straight way from `from` to `to`
+/// that are checked for solid ([`BLOCKED_SAMPLES`] less one), as
+/// [`deepest_sample`] gives it.
+fn deepest_along(terrain: &Ground<'_>, from: Vec3, to: Vec3) -> (f32, Vec3, f32) {
+    let shares = (1..BLOCKED_SAMPLES).map(|k| k as f32 / BLOCKED_SAMPLES as f32);
+    deepest_sample(terrain, from, to, shares)
 }
 
 /// The swing progress at which [`ease`] reaches `share` (0–1).
