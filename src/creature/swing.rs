@@ -237,10 +237,9 @@ const ONTO_GROUND_REACH: f32 = 0.999;
 /// `point` lifted `least` off the surface (open ground's, or the nearest
 /// in a solid world) and drawn back within `reach` of `hip` in turn, a few
 /// times, and lifted last: where a foot whose leg no longer reaches it
-/// goes. Off the ground always, and in
-/// reach but for what the last lift adds where the ground rises steeply
-/// under it. Lifted alone it stayed out of reach, and the leg's end, short
-/// of it, under the ground.
+/// goes. Off the surface always, and in reach but for what the last lift
+/// adds where the surface rises steeply under it. Lifted alone it stayed
+/// out of reach, and the leg's end, short of it, under the ground.
 pub(super) fn onto_ground_within_reach(
     terrain: &Ground<'_>,
     hip: Vec3,
