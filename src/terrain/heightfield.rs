@@ -666,11 +666,11 @@ impl<'a> Ground<'a> {
     /// the ground.
     fn fold_distance(&self, p: Vec3, world: Vec3, indices: &[u32]) -> (f32, Nearest) {
         let found = self.fold_shapes(p, world, indices, false);
-        if found.0 <= 0.0 && self.in_box_by_its_base(world, indices) {
+        if found.0 <= 0.0 && self.in_shape_by_its_base(world, indices) {
             // Inside the solid (or on its surface) and inside an added box
-            // whose base is a face nearest: that base may stand in the
-            // ground (a wall's, on the floor), and the way out is then by
-            // another face. (Measured by its base, a knee 0.1 m into a
+            // or cylinder whose base is a face nearest: that base may stand
+            // in the ground (a wall's or a tower's, on the floor), and the
+            // way out is then by another face. (Measured by its base, a knee 0.1 m into a
             // wall's base, 6 mm over the floor, read 6 mm deep; a point on
             // the floor 8 mm inside a wall's footprint, exactly on its
             // base's plane, read 0, and a foot stepped there.) Rare, so
@@ -681,11 +681,12 @@ impl<'a> Ground<'a> {
     }
 
     /// Whether world point `world` is inside (or on the base of) one of the
-    /// added boxes among `indices` with the box's base a face nearest it.
+    /// added boxes or cylinders among `indices` with the shape's base a
+    /// face nearest it.
     /// Asked for every point at or below the surface, feet standing on a
     /// floor among them: kept out of line, but not marked cold.
     #[inline(never)]
-    fn in_box_by_its_base(&self, world: Vec3, indices: &[u32]) -> bool {
+    fn in_shape_by_its_base(&self, world: Vec3, indices: &[u32]) -> bool {
         indices.iter().any(|&i| {
             let shape = &self.field.shapes[i as usize];
             !shape.subtract && shape.depth_above_base(world).is_some()

@@ -137,36 +137,57 @@ impl Shape {
         }
     }
 
-    /// For `p` inside a box whose nearest face is its base: how deep `p`
-    /// is below the nearest of its other faces, and that face's outward
-    /// normal (world frame). Where the base stands in the ground (a wall's,
-    /// set on the floor), leaving by it leads into the ground, not out of
-    /// the solid. `None` when the base is not the nearest face, for other
-    /// kinds, and for `p` outside.
+    /// For `p` inside a box or a cylinder whose nearest face is its base:
+    /// how deep `p` is below the nearest of its other faces, and that
+    /// face's outward normal (world frame). Where the base stands in the
+    /// ground (a wall's or a tower's, set on the floor), leaving by it
+    /// leads into the ground, not out of the solid. `None` when the base is
+    /// not the nearest face, for spheres, and for `p` outside.
     pub fn depth_above_base(&self, p: Vec3) -> Option<(f32, Vec3)> {
-        if self.kind != ShapeKind::Box {
-            return None;
-        }
         let q = self.local(p);
         let base = self.half.y + q.y;
-        let below = self.half - q;
-        let above = self.half + q;
-        if base < 0.0 || below.min_element() < base || above.x < base || above.z < base {
-            // Outside, or a face nearer than the base.
+        let top = self.half.y - q.y;
+        if base < 0.0 || top < base {
             return None;
         }
-        let (mut depth, mut normal) = (below.y, Vec3::Y);
-        for (face, out) in [
-            (below.x, Vec3::X),
-            (above.x, Vec3::NEG_X),
-            (below.z, Vec3::Z),
-            (above.z, Vec3::NEG_Z),
-        ] {
-            if face < depth {
-                (depth, normal) = (face, out);
+        match self.kind {
+            ShapeKind::Box => {
+                let below = self.half - q;
+                let above = self.half + q;
+                if below.x.min(below.z) < base || above.x < base || above.z < base {
+                    // Outside, or a side nearer than the base.
+                    return None;
+                }
+                let (mut depth, mut normal) = (top, Vec3::Y);
+                for (face, out) in [
+                    (below.x, Vec3::X),
+                    (above.x, Vec3::NEG_X),
+                    (below.z, Vec3::Z),
+                    (above.z, Vec3::NEG_Z),
+                ] {
+                    if face < depth {
+                        (depth, normal) = (face, out);
+                    }
+                }
+                Some((depth, self.world_point(normal) - self.center))
             }
+            ShapeKind::Cylinder => {
+                // A tower on the floor: out by its side or its top.
+                let radial = Vec2::new(q.x, q.z);
+                let side = self.half.x - radial.length();
+                if side < base {
+                    return None;
+                }
+                if top <= side {
+                    return Some((top, Vec3::Y));
+                }
+                // On the axis every way out by the side is as near: any.
+                let out = radial.try_normalize().unwrap_or(Vec2::X);
+                let normal = Vec3::new(out.x, 0.0, out.y);
+                Some((side, self.world_point(normal) - self.center))
+            }
+            ShapeKind::Sphere => None,
         }
-        Some((depth, self.world_point(normal) - self.center))
     }
 
     /// Whether `p` is inside (or on) the shape: where [`Shape::distance`]
@@ -493,6 +514,49 @@ mod tests {
         assert!(turned.depth_above_base(Vec3::new(5.0, 0.0, 0.0)).is_none());
         let ball = Shape::new(ShapeKind::Sphere, Vec3::ZERO, Vec3::splat(1.0), 0.0, false);
         assert!(ball.depth_above_base(Vec3::new(0.0, -0.95, 0.0)).is_none());
+    }
+
+    #[test]
+    fn a_point_over_a_towers_base_leaves_by_its_side_or_top() {
+        // Radius 2, 8 tall, standing on y = 0 (a user's tower).
+        let tower = Shape::new(
+            ShapeKind::Cylinder,
+            Vec3::new(7.0, 4.0, 0.0),
+            Vec3::new(2.0, 4.0, 2.0),
+            0.0,
+            false,
+        );
+        // A knee 77 mm in through the side, a millimetre over the floor:
+        // the base is nearest, but the way out is the side.
+        let knee = Vec3::new(5.079, 0.001, -0.077);
+        assert!((tower.distance(knee) + 0.001).abs() < 1e-4);
+        let (depth, normal) = tower.depth_above_base(knee).expect("the base is nearest");
+        let radial = Vec2::new(-1.921, -0.077).length();
+        assert!((depth - (2.0 - radial)).abs() < 1e-4, "{depth}");
+        assert!(normal.y.abs() < 1e-6 && normal.x < -0.99, "{normal}");
+        // A squat drum: out by its top, when that is nearer than the side.
+        let drum = Shape::new(
+            ShapeKind::Cylinder,
+            Vec3::ZERO,
+            Vec3::new(2.0, 0.1, 2.0),
+            0.0,
+            false,
+        );
+        let (depth, normal) = drum
+            .depth_above_base(Vec3::new(0.5, -0.09, 0.0))
+            .expect("the base is nearest");
+        assert!(
+            (depth - 0.19).abs() < 1e-5 && normal == Vec3::Y,
+            "{depth} {normal}"
+        );
+        // On the axis, the side is a way out like any other.
+        let (depth, _) = tower
+            .depth_above_base(Vec3::new(7.0, 0.5, 0.0))
+            .expect("the base is nearest");
+        assert!((depth - 2.0).abs() < 1e-5, "{depth}");
+        // Nearer the side than the base, or outside: the distance stands.
+        assert!(tower.depth_above_base(Vec3::new(5.01, 1.0, 0.0)).is_none());
+        assert!(tower.depth_above_base(Vec3::new(4.9, 0.5, 0.0)).is_none());
     }
 
     #[test]
