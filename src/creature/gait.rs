@@ -259,7 +259,7 @@ impl Creature {
         let Some(&first) = chosen.first() else {
             return;
         };
-        if self.spec.statically_stable() && !self.stable_without(&chosen, duration, scratch) {
+        if self.keeps_balance() && !self.stable_without(&chosen, duration, scratch) {
             // Wait while the body shifts over the feet that stay down, unless
             // it has waited long enough and a foot is holding it back, or the
             // body stands still against its command, or has made no progress
@@ -386,6 +386,21 @@ impl Creature {
         }
     }
 
+    /// Whether the gait keeps the body's centre over the feet that stay
+    /// down (leaning over them, and waiting for the lean before a step): a
+    /// statically stable gait, but not a climber's among walls once it is
+    /// off its feet's floor (on a wall or a ceiling). There its feet grip,
+    /// and balance in its own plane means nothing: feet wrapped over a thin
+    /// wall's top all stand on one line across that plane, and an octopod
+    /// on the wall leant 0.9 m back down toward them, its walk up cancelled
+    /// for seconds and, over the top, its footholds sought that far behind.
+    fn keeps_balance(&self) -> bool {
+        self.spec.statically_stable()
+            && !(self.among_walls
+                && self.spec.body.surface == super::Surface::Any
+                && self.body.up().y < super::posture::STANDING_UP)
+    }
+
     /// Whether the body's centre stands over the feet that stay down when
     /// `lifting` lift, by the gait's margin, now and when they land.
     fn stable_without(
@@ -458,7 +473,7 @@ impl Creature {
     /// that will stand for the step after it). Sets the posture's sway
     /// target.
     fn plan_stability_shift(&mut self, duration: f32, scratch: &mut StepScratch) {
-        if !self.spec.statically_stable() {
+        if !self.keeps_balance() {
             self.motion.sway_target = self.natural_sway();
             return;
         }
