@@ -338,7 +338,10 @@ const CEILING_MARGIN: f32 = 0.01;
 /// How much leg it takes to put a foot at `point` from `hip`: the straight
 /// distance, or in a solid world, when that line passes through the solid
 /// (a foothold round an edge), the way over the edge: to where the line
-/// meets the surface, and from there to the foot.
+/// meets the surface, and from there to the foot. Infinite for a foot on
+/// a face turned away from the one the line meets ([`OPPOSED_FACES`]): the
+/// far face of a thin wall from a hip beside its near one, which no leg
+/// reaches but through the wall.
 pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 {
     let line = point - hip;
     let length = line.length();
@@ -346,10 +349,22 @@ pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 
         && length > 2.0 * EDGE_SLACK
         && let Some(hit) = terrain.raycast(hip, line, length - EDGE_SLACK)
     {
+        if terrain.normal_at(hit.point).dot(terrain.normal_at(point)) < OPPOSED_FACES {
+            return f32::INFINITY;
+        }
         return hit.distance + hit.point.distance(point);
     }
     length
 }
+
+/// The cosine between two faces' normals below which a foot on one is out
+/// of reach of a hip whose line to it meets the other (about 140°): round
+/// a convex edge a leg bends over the edge (90° on a box), but the way
+/// round a thin wall or a block's far side goes over its top, and the
+/// straight line's length says nothing of it (an octopod on a 0.2 m wall's
+/// far face took footholds on the near face, 0.44 m away by the line and
+/// 0.87 m over the top, and stood on them with its legs through the wall).
+const OPPOSED_FACES: f32 = -0.75;
 
 /// Depths below a climber's rest point (as shares of its ride height and
 /// half its reach) from which rays bend back round a convex edge.
@@ -358,3 +373,30 @@ const EDGE_DEPTHS: [f32; 3] = [0.3, 0.6, 1.0];
 /// How near the foothold a line from the hip may meet the surface and
 /// still count as reaching it straight (metres).
 const EDGE_SLACK: f32 = 0.02;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::creature::boxed;
+
+    #[test]
+    fn a_foot_on_a_thin_walls_far_face_is_out_of_reach_of_a_hip_by_its_near_face() {
+        // 0.2 m thick, 3 m tall: faces at x = 4.9 and 5.1, top at y = 3.
+        let field = boxed([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]);
+        let ground = field.world();
+        let hip = Vec3::new(5.34, 2.72, 0.0);
+        // By the line, 0.44 m; over the top, 0.87 m.
+        let behind = Vec3::new(4.9, 2.7, 0.0);
+        assert_eq!(reach_needed(&ground, hip, behind), f32::INFINITY);
+        // A foot on the top, round the near edge: the way over that edge.
+        let on_top = Vec3::new(5.0, 3.0, 0.0);
+        let over = reach_needed(&ground, hip, on_top);
+        assert!(
+            over.is_finite() && over >= hip.distance(on_top) - 1e-5,
+            "{over}"
+        );
+        // And one on the hip's own face, straight.
+        let beside = Vec3::new(5.1, 2.4, 0.0);
+        assert!((reach_needed(&ground, hip, beside) - hip.distance(beside)).abs() < 1e-6);
+    }
+}

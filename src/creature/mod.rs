@@ -26,3 +26,18 @@ pub use spec::{
 pub use stability::{support_margin, support_plane};
 pub use state::{Creature, Crowding, DriveInput, KindShared, StepEvents};
 pub use swing::{arc, ease, peak_swing_speed, swing_point};
+
+/// A flat terrain with one added box: the solid world of the creature
+/// stages' unit tests.
+#[cfg(test)]
+fn boxed(center: [f32; 3], size: [f32; 3]) -> crate::terrain::Heightfield {
+    let spec = crate::config::parse_terrain(
+        "box.toml",
+        &format!(
+            "name = \"box\"\n[noise]\nfractal = \"flat\"\n\
+             [[shapes]]\nkind = \"box\"\ncenter = {center:?}\nsize = {size:?}\n"
+        ),
+    )
+    .expect("a box terrain file is valid");
+    crate::terrain::Heightfield::generate(&spec)
+}
