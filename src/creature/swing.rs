@@ -227,6 +227,48 @@ fn reachable_part(
     onto_ground_within_reach(terrain, hip, reach, from, least)
 }
 
+/// Share of its reach past which a leg counts as near straight: its bones
+/// then lie close to the line from hip to foot.
+const NEAR_STRAIGHT: f32 = 0.85;
+
+/// Whether a leg of `reach` from `hip` to `foot` keeps out of the solid
+/// for all that can be told from the line between them: bent (nearer than
+/// [`NEAR_STRAIGHT`] of its reach), or that line clear.
+fn leg_line_clear(terrain: &Ground<'_>, hip: Vec3, foot: Vec3, reach: f32) -> bool {
+    foot.distance(hip) <= NEAR_STRAIGHT * reach
+        || deepest_along(terrain, hip, foot).0 >= -LANDING_GAP
+}
+
+/// How far a foot at `from` goes toward `wanted` (raised `least` off the
+/// surface) with its leg clear ([`leg_line_clear`]) and in reach: the
+/// farthest of a few points along the way that is, or `from` while it is,
+/// or else `from` drawn in to bend the leg.
+fn clear_part(
+    terrain: &Ground<'_>,
+    hip: Vec3,
+    reach: f32,
+    from: Vec3,
+    wanted: Vec3,
+    least: f32,
+) -> Vec3 {
+    let fits =
+        |point: Vec3| point.distance(hip) <= reach && leg_line_clear(terrain, hip, point, reach);
+    for share in [0.5, 0.25, 0.125] {
+        let point = off_surface(terrain, from.lerp(wanted, share), least);
+        if fits(point) {
+            return point;
+        }
+    }
+    if fits(from) {
+        return from;
+    }
+    off_surface(
+        terrain,
+        within_reach(hip, from, NEAR_STRAIGHT * reach),
+        least,
+    )
+}
+
 /// Times a point is lifted `least` off the ground and drawn back within
 /// reach, to find one both off the ground and in reach.
 const ONTO_GROUND_STEPS: usize = 3;
@@ -418,6 +460,7 @@ impl Creature {
     pub(super) fn advance_swings(&mut self, terrain: &Ground<'_>, dt: f32) -> u32 {
         let gait = &self.spec.gait;
         let up = self.body.up();
+        let climber = self.spec.body.surface == super::Surface::Any;
         let mut touchdowns = 0;
         for (leg, frame) in self.legs.iter_mut().zip(&self.shared.frames) {
             let LegPhase::Swinging {
@@ -554,6 +597,15 @@ impl Creature {
                         foot = reachable_part(terrain, hip, frame.reach, leg.foot, foot, least);
                     }
                 }
+                // A walker's leg near straight lies along the line from its
+                // hip: through a rim that line cuts, so does the leg (a
+                // centipede's hanging foot slid down a pit's wall, its leg
+                // straight through the rim, 80 mm in). The foot goes only
+                // as far as that line stays out, or waits. (A climber's
+                // leg bends over the edges it rounds.)
+                if !climber && !leg_line_clear(terrain, hip, foot, frame.reach) {
+                    foot = clear_part(terrain, hip, frame.reach, leg.foot, foot, least);
+                }
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
                 // point the body has left behind), the leg bends short of
@@ -599,18 +651,7 @@ impl Creature {
 mod tests {
     use super::*;
 
-    /// A flat terrain with one added box.
-    fn boxed(center: [f32; 3], size: [f32; 3]) -> crate::terrain::Heightfield {
-        let spec = crate::config::parse_terrain(
-            "box.toml",
-            &format!(
-                "name = \"box\"\n[noise]\nfractal = \"flat\"\n\
-                 [[shapes]]\nkind = \"box\"\ncenter = {center:?}\nsize = {size:?}\n"
-            ),
-        )
-        .expect("a box terrain file is valid");
-        crate::terrain::Heightfield::generate(&spec)
-    }
+    use crate::creature::boxed;
 
     #[test]
     fn a_way_through_a_thin_wall_goes_over_its_top() {
