@@ -119,6 +119,7 @@ fn clean_climb(s: &Summary) -> Vec<String> {
     if s.joint_clearance_min < -0.005 {
         breaches.push(format!("joint_clearance_min {}", s.joint_clearance_min));
     }
+
     breaches
 }
 
@@ -1641,26 +1642,69 @@ fn deepest_bone(
     terrain: skitter::terrain::TerrainSpec,
     seconds: usize,
 ) -> (f32, usize, String) {
+    let bones = bones_driven(creature, terrain, &[(0.0, seconds)]);
+    (bones.deepest, bones.step, bones.leg)
+}
+
+/// What [`bones_driven`] found.
+struct Bones {
+    /// The deepest point inside a bone (metres, negative inside).
+    deepest: f32,
+    /// The step it was at.
+    step: usize,
+    /// The leg it was on.
+    leg: String,
+    /// Leg-steps with a bone more than 5 mm in.
+    breaches: usize,
+    /// Of those, the leg-steps whose foot was planted.
+    planted_breaches: usize,
+}
+
+/// [`deepest_bone`] driven forward at full throttle, turning at `turn`
+/// (left positive, as a script's `forward+left`) for each phase's seconds,
+/// with the leg-steps that had a bone more than 5 mm in.
+fn bones_driven(
+    creature: skitter::creature::CreatureSpec,
+    terrain: skitter::terrain::TerrainSpec,
+    phases: &[(f32, usize)],
+) -> Bones {
     let mut world = common::walking_world(creature, terrain);
-    let mut deepest = (f32::INFINITY, 0, String::new());
-    for step in 0..seconds * 120 {
-        world.step();
-        let c = &world.creatures()[0];
-        let ground = world.terrain().at(c.origin());
-        for (leg, spec) in c.legs.iter().zip(&c.spec().legs) {
-            let depth = leg
-                .chain
-                .joints()
-                .windows(2)
-                .flat_map(|bone| (1..16).map(|k| bone[0].lerp(bone[1], k as f32 / 16.0)))
-                .map(|p| ground.signed_distance(p))
-                .fold(f32::INFINITY, f32::min);
-            if depth < deepest.0 {
-                deepest = (depth, step, spec.name.clone());
+    let mut found = Bones {
+        deepest: f32::INFINITY,
+        step: 0,
+        leg: String::new(),
+        breaches: 0,
+        planted_breaches: 0,
+    };
+    let mut step = 0;
+    for &(turn, seconds) in phases {
+        world
+            .apply(skitter::sim::Command::Drive { forward: 1.0, turn })
+            .unwrap();
+        for _ in 0..seconds * 120 {
+            world.step();
+            step += 1;
+            let c = &world.creatures()[0];
+            let ground = world.terrain().at(c.origin());
+            for (leg, spec) in c.legs.iter().zip(&c.spec().legs) {
+                let depth = leg
+                    .chain
+                    .joints()
+                    .windows(2)
+                    .flat_map(|bone| (1..16).map(|k| bone[0].lerp(bone[1], k as f32 / 16.0)))
+                    .map(|p| ground.signed_distance(p))
+                    .fold(f32::INFINITY, f32::min);
+                if depth < -0.005 {
+                    found.breaches += 1;
+                    found.planted_breaches += usize::from(leg.is_grounded());
+                }
+                if depth < found.deepest {
+                    (found.deepest, found.step, found.leg) = (depth, step, spec.name.clone());
+                }
             }
         }
     }
-    deepest
+    found
 }
 
 /// Every joint of a climber's leg out of the solid does not keep the bones
@@ -1753,4 +1797,97 @@ fn a_walker_turning_at_a_turned_blocks_foot_draws_its_feet_in_without_jumps() {
     );
     assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
     assert_clean_climb(&s);
+}
+
+/// A user's tower, a cylinder standing on the floor. Inside it near the
+/// floor its base was the nearest face, so a hexapod's knee 77 mm in
+/// through its side read 1 mm deep, and the knee guard let it be (the
+/// summary read 12 mm, in the floor beside it). A tower's base, like a
+/// wall's, stands in the ground: no way out of the solid.
+#[test]
+fn a_walker_turning_at_a_towers_foot_keeps_its_legs_out_of_it() {
+    let tower = || {
+        flat_terrain(
+            "tower",
+            "[[shapes]]\nkind = \"cylinder\"\ncenter = [7.0, 4.0, 0.0]\n\
+             radius = 2.0\nheight = 8.0\n",
+        )
+    };
+    let hexapod = || common::shipped_creature("hexapod");
+    let s = common::drive(
+        hexapod(),
+        tower(),
+        "forward 15s, forward+left 2s, forward 23s",
+    );
+    assert_clean_climb(&s);
+    assert!(s.distance > 5.0, "{} m", s.distance);
+    let bones = bones_driven(hexapod(), tower(), &[(0.0, 15), (1.0, 2), (0.0, 23)]);
+    assert!(
+        bones.deepest >= -0.005,
+        "step {}: {}'s bone {} m in the tower",
+        bones.step,
+        bones.leg,
+        bones.deepest
+    );
+}
+
+/// An octopod crossing a 0.2 m wall, 3 m tall, stood on feet left on the
+/// near face once its body had come over the top and down the far face,
+/// its legs through the wall (526 leg-steps with a bone more than 5 mm in,
+/// 775 in all, in 40 s). No foothold behind a thin wall is taken, a
+/// planted foot whose leg passes through the solid is let go, a swinging
+/// one drawn in, and off its floor the octopod no longer leans toward feet
+/// wrapped over the top (it leant 0.9 m back down the wall toward them).
+#[test]
+fn an_octopod_crossing_a_thin_wall_stands_on_no_foot_behind_it() {
+    let wall = || flat_terrain("thinwall", &added_box([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]));
+    let octopod = || common::shipped_creature("octopod");
+    let s = common::drive(octopod(), wall(), "forward 40s");
+    assert!(s.distance > 18.0, "{} m", s.distance);
+    assert!(s.time_on_walls > 5.0, "{} s on walls", s.time_on_walls);
+    let bones = bones_driven(octopod(), wall(), &[(0.0, 40)]);
+    // 25 planted now, each under 7 mm (a foot on the top by the far
+    // edge, its last bone grazing the edge), 38 in all, 38 mm deepest
+    // (a swinging foot); 100 mm (through the wall) before.
+    assert!(
+        bones.planted_breaches <= 40 && bones.breaches <= 60,
+        "{} planted leg-steps, {} in all",
+        bones.planted_breaches,
+        bones.breaches
+    );
+    assert!(
+        bones.deepest >= -0.05,
+        "step {}: {}'s bone {} m in the wall",
+        bones.step,
+        bones.leg,
+        bones.deepest
+    );
+}
+
+/// A centipede turning at a 1 m pit's rim let a hanging foot slide down
+/// the pit's wall, its two-bone leg straight from the hip through the rim
+/// (80 mm in, the foot 21 mm into the wall). A walker's near-straight leg
+/// reaches no farther than the line from its hip stays out of the solid.
+#[test]
+fn a_walkers_straight_leg_reaches_down_a_pit_no_farther_than_its_rim_allows() {
+    let pit = || flat_terrain("pit", &carved_box([7.0, 0.0, 0.0], [3.0, 2.0, 3.0]));
+    let centipede = || common::shipped_creature("centipede");
+    let s = common::drive(
+        centipede(),
+        pit(),
+        "forward 14s, forward+right 3s, forward 23s",
+    );
+    assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
+    assert_clean_climb(&s);
+    // What is left is a bent leg's swing past the rim, 22 mm in for a few
+    // steps: the guards measure bones, but the swing does not yet steer
+    // its leg round an edge.
+    let bones = bones_driven(centipede(), pit(), &[(0.0, 14), (-1.0, 3), (0.0, 23)]);
+    assert!(
+        bones.deepest >= -0.03,
+        "step {}: {}'s bone {} m in the rim",
+        bones.step,
+        bones.leg,
+        bones.deepest
+    );
 }

@@ -30,6 +30,39 @@ const KNEE_CLEARANCE: f32 = 0.005;
 /// pose and from the rest pose).
 const KNEE_ATTEMPTS: usize = 4;
 
+/// Most inner joints a leg may have for their distances to be kept on the
+/// stack between the knee guard and the bones' check (more are looked up
+/// again).
+const CULLED_JOINTS: usize = 8;
+
+/// The signed distances of `chain`'s inner joints (not the hip, not the
+/// foot), in order, into `out`: how many there are, or `None` when more
+/// than `out` holds.
+fn inner_joint_distances(
+    terrain: &Ground<'_>,
+    chain: &Chain,
+    out: &mut [f32; CULLED_JOINTS],
+) -> Option<usize> {
+    let joints = chain.joints();
+    let inner = joints.get(1..joints.len().saturating_sub(1))?;
+    if inner.len() > out.len() {
+        return None;
+    }
+    for (slot, joint) in out.iter_mut().zip(inner) {
+        *slot = terrain.signed_distance(*joint);
+    }
+    Some(inner.len())
+}
+
+/// [`deepest_joint`] from the inner joints' `distances` (in order).
+fn deepest_of(chain: &Chain, distances: &[f32]) -> Option<(f32, Vec3)> {
+    distances
+        .iter()
+        .zip(&chain.joints()[1..])
+        .map(|(&d, &j)| (d, j))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
 /// The inner joint (not the hip, not the foot) nearest the surface or
 /// deepest in it: its signed distance and where it is.
 fn deepest_joint(terrain: &Ground<'_>, chain: &Chain) -> Option<(f32, Vec3)> {
@@ -39,6 +72,32 @@ fn deepest_joint(terrain: &Ground<'_>, chain: &Chain) -> Option<(f32, Vec3)> {
         .iter()
         .map(|&j| (terrain.signed_distance(j), j))
         .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// The deepest point the knee guard measures a pose of `chain` by: its
+/// deepest inner joint ([`deepest_joint`]), or with `bones` (the least a
+/// knee may stand at) the deepest of those and of samples along every bone
+/// ([`MENDED_BONE_SAMPLES`]), `None` for a pose whose knees stand lower
+/// than that: a pose that takes its bones out of the solid by putting its
+/// knees in is no better.
+fn guarded_depth(terrain: &Ground<'_>, chain: &Chain, bones: Option<f32>) -> Option<(f32, Vec3)> {
+    let knees = deepest_joint(terrain, chain)?;
+    let Some(least_knee) = bones else {
+        return Some(knees);
+    };
+    if knees.0 < least_knee {
+        return None;
+    }
+    Some(
+        chain
+            .joints()
+            .windows(2)
+            .map(|bone| {
+                let (d, at, _) = deepest_sample(terrain, bone[1], bone[0], MENDED_BONE_SAMPLES);
+                (d, at)
+            })
+            .fold(knees, |a, b| if b.0 < a.0 { b } else { a }),
+    )
 }
 
 /// An inner joint this far above open ground is clear of it on any slope
@@ -200,6 +259,24 @@ fn folded_clear_of(
     None
 }
 
+/// For a foot behind the solid from its leg's `hip` (the line between
+/// them meets the solid short of the foot's own surface): where that line
+/// meets the solid, off the surface and within reach of the hip. `None`
+/// for a foot the hip sees.
+fn near_side_of_solid(terrain: &Ground<'_>, hip: Vec3, reach: f32, foot: Vec3) -> Option<Vec3> {
+    let toward = foot - hip;
+    // Short of the foot's own surface: a foot on it is not behind it.
+    let hit = terrain.raycast(hip, toward, toward.length() - SWING_CLEARANCE)?;
+    let direction = toward.try_normalize()?;
+    Some(onto_ground_within_reach(
+        terrain,
+        hip,
+        SWING_REACH * reach,
+        hit.point - direction * SWING_CLEARANCE,
+        SWING_CLEARANCE,
+    ))
+}
+
 /// Where along a leg's last bone (fractions of it, from the foot) it is
 /// checked for cutting through the solid round a convex edge: a foot on a
 /// roof by its edge, its ankle hanging past the edge below the roof's
@@ -240,6 +317,119 @@ fn bones_clearance(terrain: &Ground<'_>, chain: &Chain) -> f32 {
         .windows(2)
         .map(|bone| deepest_sample(terrain, bone[1], bone[0], MENDED_BONE_SAMPLES).0)
         .fold(f32::INFINITY, f32::min)
+}
+
+/// Most times the bones' check halves a stretch of a bone it cannot tell
+/// is clear: a bone is looked up at no more than 2⁴ − 1 points.
+const BONE_CHECK_HALVINGS: u32 = 4;
+/// A stretch of bone this short (metres) the bones' check takes at its
+/// ends' distances: no point of it lies more than half of it deeper.
+const BONE_CHECK_RESOLUTION: f32 = 0.04;
+/// Where along a planted foot's last bone (fractions of it, from the foot)
+/// the bones' check looks it up: where a climber's bone check does
+/// ([`FOOT_BONE_SAMPLES`]), and further.
+const LAST_BONE_SAMPLES: [f32; 4] = [
+    FOOT_BONE_SAMPLES[0],
+    FOOT_BONE_SAMPLES[1],
+    BEYOND_FOOT_BONE_SAMPLES[0],
+    BEYOND_FOOT_BONE_SAMPLES[1],
+];
+/// Those of [`LAST_BONE_SAMPLES`] a climber's bone check does not look up:
+/// by the ankle, and by the foot (a foot on a wall's top by its edge, its
+/// bone going down past the edge, cut the corner 13 mm deep 2 cm from the
+/// foot).
+const BEYOND_FOOT_BONE_SAMPLES: [f32; 2] = [0.85, 0.06];
+
+/// The least signed distance along `chain`'s bones (infinite with none),
+/// found cheaply. Every joint out of the solid does not keep the bones out:
+/// a leg across a convex edge, or astride a thin wall, passes through. A
+/// distance changes no faster than the point moves, so a stretch of bone
+/// no longer than the sum of its ends' distances is clear; a stretch that
+/// may not be is halved and its middle looked up
+/// ([`BONE_CHECK_HALVINGS`] times at most, down to
+/// [`BONE_CHECK_RESOLUTION`]). The hip, on the body, counts as 0. A
+/// `planted` foot stands on the surface, where every stretch is uncertain:
+/// its last bone is looked up at [`LAST_BONE_SAMPLES`] (`foot_bone` is the
+/// least of [`FOOT_BONE_SAMPLES`] when a climber's bone check has it). The
+/// inner joints' distances are `inner` when the caller has them, in order.
+pub(super) fn bones_clearance_culled(
+    terrain: &Ground<'_>,
+    chain: &Chain,
+    planted: bool,
+    inner: Option<&[f32]>,
+    foot_bone: Option<f32>,
+) -> f32 {
+    let joints = chain.joints();
+    let last = joints.len().saturating_sub(2);
+    let mut least = f32::INFINITY;
+    let mut from = 0.0f32;
+    for (k, bone) in joints.windows(2).enumerate() {
+        if k == last && planted {
+            // Every stretch by a planted foot is uncertain (its distance
+            // is 0): the last bone is looked up at fixed points instead,
+            // those of them a climber's bone check looked up given.
+            let cut = match foot_bone {
+                Some(known) => {
+                    known.min(deepest_sample(terrain, bone[1], bone[0], BEYOND_FOOT_BONE_SAMPLES).0)
+                }
+                None => deepest_sample(terrain, bone[1], bone[0], LAST_BONE_SAMPLES).0,
+            };
+            least = least.min(cut);
+            break;
+        }
+        let to = if k == last {
+            terrain.signed_distance(bone[1]).max(0.0)
+        } else {
+            let d = match inner {
+                Some(distances) => distances[k],
+                None => terrain.signed_distance(bone[1]),
+            };
+            least = least.min(d);
+            d
+        };
+        least = least.min(stretch_clearance(
+            terrain,
+            (bone[0], from),
+            (bone[1], to),
+            BONE_CHECK_HALVINGS,
+        ));
+        from = to;
+    }
+    least
+}
+
+/// The least distance found along the stretch between two points, each
+/// given with its distance (or a lower bound of it), halving the stretch
+/// `halvings` times at most where its ends cannot show it clear; infinite
+/// for a stretch they show clear.
+fn stretch_clearance(
+    terrain: &Ground<'_>,
+    (a, at_a): (Vec3, f32),
+    (b, at_b): (Vec3, f32),
+    halvings: u32,
+) -> f32 {
+    let length = a.distance(b);
+    if at_a.max(0.0) + at_b.max(0.0) >= length {
+        return f32::INFINITY;
+    }
+    if halvings == 0 || length <= BONE_CHECK_RESOLUTION {
+        return at_a.min(at_b);
+    }
+    let middle = a.midpoint(b);
+    let at_middle = terrain.signed_distance(middle);
+    at_middle
+        .min(stretch_clearance(
+            terrain,
+            (a, at_a),
+            (middle, at_middle),
+            halvings - 1,
+        ))
+        .min(stretch_clearance(
+            terrain,
+            (middle, at_middle),
+            (b, at_b),
+            halvings - 1,
+        ))
 }
 
 /// A pose of `chain` (no joint limits, at least three bones: with two, the
@@ -368,6 +558,12 @@ pub struct Leg {
     /// last solve, negative inside (measured once, here, for the metrics);
     /// infinite on open ground, where the metrics measure it themselves.
     pub knee_clearance: f32,
+    /// In a world with shapes, how far the bones of the pose the last
+    /// solve left stand from the surface, negative inside
+    /// ([`bones_clearance_culled`]); infinite on open ground. A planted
+    /// foot whose leg passes through the solid is let go; the metrics read
+    /// it.
+    pub bone_clearance: f32,
     /// Whether the foot is in the air because its leg cannot reach the
     /// ground, not because the gait lifted it: the body moved its planted
     /// foot out of reach, or there was nothing in reach to land on. It
@@ -654,6 +850,11 @@ impl Creature {
         let cramped =
             missed_it && hip.distance(leg.foot) < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
         let knee_stuck = knee < -KNEE_CLEARANCE;
+        // So is one the leg reaches only with a bone through the solid, its
+        // joints out (an octopod that had come over a 0.2 m wall and down
+        // its far face stood on feet left on the near face, its legs
+        // through the wall; walkers stood astride beams and slabs so).
+        let bone_stuck = leg.bone_clearance < -KNEE_CLEARANCE;
         // So is one the leg misses with no pose out of the body: the body
         // has come over it (a two-bone leg, its hip carried in over its
         // foot, missed it by up to 17 mm from the rest pose and from its
@@ -668,7 +869,7 @@ impl Creature {
             && self.is_held()
             && needed > BRAKE_STRETCH * reach
             && !self.step_would_move(leg);
-        if !(out_of_reach || cramped || knee_stuck || under_body || holding) {
+        if !(out_of_reach || cramped || knee_stuck || bone_stuck || under_body || holding) {
             return false;
         }
         // Drawn in along a line through a bump, the foot would start its
@@ -692,8 +893,13 @@ impl Creature {
         // faster than a foot may move (it jumped 73 mm in a step, 9.8 m/s,
         // to the bent start), unless the knee guard draws it in after this
         // solve. One let go for a knee stuck in the ground starts bent at
-        // once: the knee must come out now.
-        let continuous = !terrain.has_shapes() && !knee_stuck;
+        // once: the knee must come out now. So does one let go for a bone
+        // through the solid among walls, but for its bone alone it starts
+        // where it stands: drawn in, a stilt-legged walker's foot jumped
+        // 0.44 m through a wall's edge.
+        let only_bone =
+            bone_stuck && !(out_of_reach || cramped || knee_stuck || under_body || holding);
+        let continuous = (!terrain.has_shapes() || only_bone) && !knee_stuck;
         let start = if continuous {
             // Where the leg's end is, lifted onto the ground and back within
             // the leg's reach: lifted alone, it was out of reach (that is
@@ -754,9 +960,41 @@ impl Creature {
             // Even a pose through the body: the guard prefers poses out of
             // it, so one it finds mends both (a tail hip mounted behind
             // the body, set down by a corner, left an ankle 170 mm in).
-            self.legs[i].knee_clearance = self.keep_knees_out(terrain, i, &params);
-            if self.spec.body.surface == super::Surface::Any {
-                self.keep_foot_bone_out(terrain, i, &params);
+            // The inner joints' distances, looked up once for the knee
+            // guard and, while the pose stands as it was, for the bones.
+            let mut inner = [0.0f32; CULLED_JOINTS];
+            let known = inner_joint_distances(terrain, &self.legs[i].chain, &mut inner);
+            let first = known.and_then(|count| deepest_of(&self.legs[i].chain, &inner[..count]));
+            let knees = self.keep_knees_out(terrain, i, &params, first, None);
+            self.legs[i].knee_clearance = knees;
+            let climber = self.spec.body.surface == super::Surface::Any;
+            let foot_bone = climber
+                .then(|| self.keep_foot_bone_out(terrain, i, &params))
+                .flatten();
+            // The knee guard leaves a pose whose deepest knee stood clear as
+            // it was (a climber's mended one is measured again).
+            let unchanged = (!climber || foot_bone.is_some())
+                && first.is_some_and(|(depth, _)| depth >= KNEE_CLEARANCE);
+            let inner = known.filter(|_| unchanged).map(|count| &inner[..count]);
+            let leg = &mut self.legs[i];
+            leg.bone_clearance =
+                bones_clearance_culled(terrain, &leg.chain, leg.is_grounded(), inner, foot_bone);
+            if leg.bone_clearance < -KNEE_CLEARANCE {
+                // A leg that passes through the solid with its joints out
+                // (its knee flipped under a roof its foot stands on, a
+                // hanging foot reaching round a slab's edge, a leg astride
+                // a beam) is guarded as one with a knee in is, its bones
+                // measured too and its knees kept as far out as they were
+                // (or clear). (A planted foot still through is let go.)
+                let knees = leg.knee_clearance.min(KNEE_CLEARANCE);
+                let before = leg.knee_clearance.min(leg.bone_clearance);
+                if self.keep_knees_out(terrain, i, &params, None, Some(knees)) > before {
+                    let leg = &mut self.legs[i];
+                    leg.knee_clearance =
+                        deepest_joint(terrain, &leg.chain).map_or(f32::INFINITY, |(d, _)| d);
+                    leg.bone_clearance =
+                        bones_clearance_culled(terrain, &leg.chain, leg.is_grounded(), None, None);
+                }
             }
             self.after_knee_guard(i, enters_body);
         } else {
@@ -765,7 +1003,7 @@ impl Creature {
             // themselves, from the lowest gap kept here.
             let mut gap = lowest_knee_gap(terrain, &self.legs[i].chain);
             if gap < CLEAR_ABOVE && knee_near_ground(terrain, &self.legs[i].chain) {
-                self.keep_knees_out(terrain, i, &params);
+                self.keep_knees_out(terrain, i, &params, None, None);
                 gap = lowest_knee_gap(terrain, &self.legs[i].chain);
                 self.after_knee_guard(i, enters_body);
             }
@@ -778,12 +1016,19 @@ impl Creature {
     /// convex edge (see [`FOOT_BONE_SAMPLES`]) takes its ankle over the
     /// edge ([`ankle_over_edge`]), kept only if that leaves the deepest
     /// sample of its bones ([`bones_clearance`]) shallower, the knees no
-    /// deeper (or clear) and the leg out of the body.
-    fn keep_foot_bone_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) {
+    /// deeper (or clear) and the leg out of the body. Returns the least of
+    /// the last bone's samples for a pose it left as it was (`None` for
+    /// one it mended).
+    fn keep_foot_bone_out(
+        &mut self,
+        terrain: &Ground<'_>,
+        i: usize,
+        params: &SolveParams,
+    ) -> Option<f32> {
         let leg = &self.legs[i];
         let (cut, deepest) = foot_bone_clearance(terrain, &leg.chain);
         if cut >= -BONE_CUT {
-            return;
+            return Some(cut);
         }
         let half = self.spec.body.size * 0.5;
         let worst = bones_clearance(terrain, &leg.chain);
@@ -826,8 +1071,9 @@ impl Creature {
             // Checked out of the body just now: a pose through it that the
             // knee guard took as its last resort is gone.
             leg.enters_body = false;
-            return;
+            return None;
         }
+        Some(cut)
     }
 
     /// What the knee guard may have changed: the bone error, and whether a
@@ -854,8 +1100,26 @@ impl Creature {
     /// its near side; a knee still in past its clearance takes the best
     /// pose found through the body as the last resort.
     /// Returns the clearance of the deepest inner joint of the pose kept.
-    fn keep_knees_out(&mut self, terrain: &Ground<'_>, i: usize, params: &SolveParams) -> f32 {
-        let Some((mut depth, mut deepest)) = deepest_joint(terrain, &self.legs[i].chain) else {
+    /// `first` is the current pose's deepest inner joint when the caller
+    /// has looked it up already. With `bones` (the least a knee may stand
+    /// at) the guard measures poses by their bones too, for a pose whose
+    /// joints stand out and a bone passes through the solid
+    /// ([`guarded_depth`]).
+    fn keep_knees_out(
+        &mut self,
+        terrain: &Ground<'_>,
+        i: usize,
+        params: &SolveParams,
+        first: Option<(f32, Vec3)>,
+        bones: Option<f32>,
+    ) -> f32 {
+        let Some((mut depth, mut deepest)) = first.or_else(|| {
+            guarded_depth(
+                terrain,
+                &self.legs[i].chain,
+                bones.map(|_| f32::NEG_INFINITY),
+            )
+        }) else {
             return f32::INFINITY;
         };
         if depth >= KNEE_CLEARANCE {
@@ -895,7 +1159,7 @@ impl Creature {
             if !may_replace(&chain, &report, &leg.report, params) {
                 continue;
             }
-            let Some((d, joint)) = deepest_joint(terrain, &chain) else {
+            let Some((d, joint)) = guarded_depth(terrain, &chain, bones) else {
                 continue;
             };
             if d <= depth {
@@ -927,7 +1191,7 @@ impl Creature {
             params.tolerance,
             &self.body,
             half,
-        ) && let Some((d, _)) = deepest_joint(terrain, &chain)
+        ) && let Some((d, _)) = guarded_depth(terrain, &chain, bones)
             && d > depth
             && !chain_enters_body(&self.body, half, &chain)
         {
@@ -940,11 +1204,17 @@ impl Creature {
         }
         let foot = self.legs[i].foot;
         if depth < KNEE_CLEARANCE && !self.legs[i].is_grounded() {
-            depth = self.draw_swinging_foot_in(terrain, i, params, depth);
+            depth = self.draw_swinging_foot_in(terrain, i, params, depth, bones);
         }
         // Past its clearance in the solid, a foot in the air may be behind
-        // it from the hip.
-        if depth < -KNEE_CLEARANCE && !self.legs[i].is_grounded() && terrain.has_shapes() {
+        // it from the hip. (Not for its bones alone: the near side is a
+        // jump, and a stilt-legged walker's foot jumped 1.9 m through a
+        // wall to it.)
+        if depth < -KNEE_CLEARANCE
+            && bones.is_none()
+            && !self.legs[i].is_grounded()
+            && terrain.has_shapes()
+        {
             depth = self.take_near_side_of_solid(terrain, i, params, depth);
         }
         // Still in the solid past its clearance, and every pose out of it
@@ -984,21 +1254,9 @@ impl Creature {
     ) -> f32 {
         let leg = &self.legs[i];
         let (hip, reach, kind) = (leg.chain.root(), leg.chain.reach(), leg.solver);
-        let toward = leg.foot - hip;
-        // Short of the foot's own surface: a foot on it is not behind it.
-        let (Some(hit), Some(direction)) = (
-            terrain.raycast(hip, toward, toward.length() - SWING_CLEARANCE),
-            toward.try_normalize(),
-        ) else {
+        let Some(near_side) = near_side_of_solid(terrain, hip, reach, leg.foot) else {
             return depth;
         };
-        let near_side = onto_ground_within_reach(
-            terrain,
-            hip,
-            SWING_REACH * reach,
-            hit.point - direction * SWING_CLEARANCE,
-            SWING_CLEARANCE,
-        );
         let mut chain = rest_pose(&self.shared.rest[i], &self.body, hip);
         let report = solve_with(kind, &mut chain, near_side, params);
         let Some((d, _)) = deepest_joint(terrain, &chain) else {
@@ -1033,13 +1291,15 @@ impl Creature {
     /// the swing goes on from there.
     /// (Stretched nearly straight past a bump, a swinging spider leg laid
     /// its knee 29 mm into it.) Returns the clearance of the deepest inner
-    /// joint of the pose kept.
+    /// joint of the pose kept, or with `bones`, of its joints and its bones
+    /// together ([`guarded_depth`]).
     fn draw_swinging_foot_in(
         &mut self,
         terrain: &Ground<'_>,
         i: usize,
         params: &SolveParams,
         mut depth: f32,
+        bones: Option<f32>,
     ) -> f32 {
         let half = self.spec.body.size * 0.5;
         let leg = &self.legs[i];
@@ -1095,12 +1355,17 @@ impl Creature {
                 chain = rest_pose(&self.shared.rest[i], &self.body, hip);
                 report = solve_with(kind, &mut chain, foot, &outward);
             }
+            // A pose short of its point leaves the foot at its end (below):
+            // no farther from where it was than a step's way either (a
+            // stilt-legged walker's foot, its solve short, jumped 0.44 m
+            // through a wall's edge).
             if !may_replace(&chain, &report, &self.legs[i].report, params)
                 || chain_enters_body(&self.body, half, &chain)
+                || chain.end().distance(start) > DRAW_IN_STEP + params.tolerance
             {
                 continue;
             }
-            let Some((d, _)) = deepest_joint(terrain, &chain) else {
+            let Some((d, _)) = guarded_depth(terrain, &chain, bones) else {
                 continue;
             };
             if d > depth {
@@ -1137,6 +1402,42 @@ mod tests {
         let foot = Vec3::new(-0.05, 0.0, 0.0);
         let ankle = foot + (Vec3::new(0.3, -0.1, 0.0)).normalize() * 0.3;
         Chain::new(vec![hip, knee, ankle, foot]).unwrap()
+    }
+
+    #[test]
+    fn a_bone_through_a_thin_wall_is_found_with_every_joint_out() {
+        // A leg astride a 0.2 m wall, 3 m tall: hip and knee by the far
+        // face, ankle over the top, foot on the near face.
+        let field = crate::creature::boxed([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]);
+        let ground = field.world();
+        let astride = Chain::new(vec![
+            Vec3::new(5.4, 2.5, 0.0),
+            Vec3::new(5.45, 2.75, 0.0),
+            Vec3::new(5.2, 2.85, 0.0),
+            Vec3::new(4.9, 2.75, 0.0),
+        ])
+        .expect("four joints make a chain");
+        assert!(deepest_joint(&ground, &astride).is_some_and(|(d, _)| d > 0.0));
+        let cut = bones_clearance_culled(&ground, &astride, true, None, None);
+        assert!(cut < -0.04, "{cut}");
+        // The knees' distances given, the same figure.
+        let mut inner = [0.0; CULLED_JOINTS];
+        let count = inner_joint_distances(&ground, &astride, &mut inner).expect("two knees");
+        assert_eq!(count, 2);
+        assert_eq!(
+            bones_clearance_culled(&ground, &astride, true, Some(&inner[..count]), None),
+            cut
+        );
+        // Standing on the far face, its ankle out from it, the leg is clear.
+        let beside = Chain::new(vec![
+            Vec3::new(5.4, 2.5, 0.0),
+            Vec3::new(5.45, 2.75, 0.0),
+            Vec3::new(5.3, 2.95, 0.0),
+            Vec3::new(5.1, 2.8, 0.0),
+        ])
+        .expect("four joints make a chain");
+        let clear = bones_clearance_culled(&ground, &beside, true, None, None);
+        assert!((-1e-4..0.3).contains(&clear), "{clear}");
     }
 
     #[test]

@@ -613,6 +613,7 @@ impl Creature {
                 bone_error: 0.0,
                 enters_body: false,
                 knee_clearance: f32::INFINITY,
+                bone_clearance: f32::INFINITY,
                 hanging: false,
                 knee_gap: f32::INFINITY,
                 lifted_from: Vec3::NAN,

@@ -140,6 +140,11 @@ pub struct Metrics {
     /// Smallest distance from a leg's inner joints (knees: not the hip, not
     /// the foot) to the surface; negative: inside the solid.
     pub joint_clearance_min: f32,
+    /// In a world with shapes, smallest distance from a leg's bones
+    /// (sampled along them) to the surface; negative: a bone passes
+    /// through the solid, its joints out of it. Infinite on open ground,
+    /// where it is not measured.
+    pub bone_clearance_min: f32,
     /// Creature-seconds with the body's up more than 60° from world up but
     /// not pointing down past −60° (on a wall).
     pub wall_time: f64,
@@ -211,6 +216,7 @@ impl Metrics {
             penetration_max: 0.0,
             body_clearance_min: f32::INFINITY,
             joint_clearance_min: f32::INFINITY,
+            bone_clearance_min: f32::INFINITY,
             wall_time: 0.0,
             ceiling_time: 0.0,
             ik_error_max: 0.0,
@@ -405,6 +411,9 @@ impl Metrics {
                     self.joint_clearance_min = min_or_nan(self.joint_clearance_min, d);
                 }
             }
+            if solid {
+                self.bone_clearance_min = min_or_nan(self.bone_clearance_min, leg.bone_clearance);
+            }
             if leg.is_grounded() && solid {
                 let end = leg.chain.end();
                 self.foot_gap_max = max_or_nan(self.foot_gap_max, ground_under_end.abs());
@@ -469,6 +478,7 @@ impl Metrics {
         self.penetration_max = max_or_nan(self.penetration_max, other.penetration_max);
         self.body_clearance_min = min_or_nan(self.body_clearance_min, other.body_clearance_min);
         self.joint_clearance_min = min_or_nan(self.joint_clearance_min, other.joint_clearance_min);
+        self.bone_clearance_min = min_or_nan(self.bone_clearance_min, other.bone_clearance_min);
         self.wall_time += other.wall_time;
         self.ceiling_time += other.ceiling_time;
         self.ik_error_max = max_or_nan(self.ik_error_max, other.ik_error_max);
@@ -563,6 +573,11 @@ pub struct Summary {
     /// Smallest distance from an inner joint (a knee) to the surface
     /// (negative: inside the solid).
     pub joint_clearance_min: f32,
+    /// In a world with shapes, smallest distance from a leg's bones to the
+    /// surface, sampled along them (negative: a bone passes through the
+    /// solid); `None` (JSON `null`) on open ground, where it is not
+    /// measured.
+    pub bone_clearance_min: Option<f32>,
     /// Seconds (mean per creature) with the body's up more than 60° from
     /// world up, short of pointing down past −60°: on walls.
     pub time_on_walls: f64,

@@ -753,6 +753,8 @@ impl World {
             // Infinite only when nothing was observed yet.
             body_clearance_min: finite_or_zero(m.body_clearance_min),
             joint_clearance_min: finite_or_zero(m.joint_clearance_min),
+            bone_clearance_min: (!self.terrain.shapes().is_empty())
+                .then(|| finite_or_zero(m.bone_clearance_min)),
             time_on_walls: m.wall_time / count.max(1) as f64,
             time_on_ceilings: m.ceiling_time / count.max(1) as f64,
             ik_error_max: m.ik_error_max,

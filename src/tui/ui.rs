@@ -470,8 +470,8 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
         ]);
         if !app.world.terrain().shapes().is_empty() {
-            // A solid world: time off the floor, and how near the body and
-            // the knees came to the solid.
+            // A solid world: time off the floor, and how near the body,
+            // the knees and the bones came to the solid.
             let creatures = app.world.creatures().len().max(1) as f64;
             let clearance = |min: f32| {
                 if min.is_finite() {
@@ -492,9 +492,10 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 label(
                     "clear",
                     format!(
-                        "body {}  knee {}",
+                        "body {}  knee {}  bone {}",
                         clearance(m.body_clearance_min),
-                        clearance(m.joint_clearance_min)
+                        clearance(m.joint_clearance_min),
+                        clearance(m.bone_clearance_min)
                     ),
                 ),
             ]);
