@@ -644,3 +644,26 @@ fn snapshot_leg_inspector() {
     app.handle(Action::Inspect(Some(0)));
     insta::assert_snapshot!(frame(&app, 120, 50));
 }
+
+/// Among shapes the stats panel shows the time off the floor and how near
+/// the body, the knees and the bones came to the solid; on open ground it
+/// shows none of them.
+#[test]
+fn the_stats_panel_shows_clearances_among_shapes_only() {
+    let wall = common::shipped_terrain("wall");
+    let sources = Sources {
+        creature: "octopod".into(),
+        terrain: "wall".into(),
+        scene: None,
+        seed: None,
+    };
+    let mut app = App::new(common::shipped_creature("octopod"), wall, sources, None);
+    app.handle(Action::Faster);
+    app.step_world(240);
+    let screen = frame(&app, 160, 45);
+    for expected in ["climb", "clear    body", "bones    clear"] {
+        assert!(screen.contains(expected), "no {expected:?} in\n{screen}");
+    }
+    let open = frame(&walking_app(), 160, 45);
+    assert!(!open.contains("bones    clear"), "{open}");
+}

@@ -492,11 +492,15 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 label(
                     "clear",
                     format!(
-                        "body {}  knee {}  bone {}",
+                        "body {}  knee {}",
                         clearance(m.body_clearance_min),
-                        clearance(m.joint_clearance_min),
-                        clearance(m.bone_clearance_min)
+                        clearance(m.joint_clearance_min)
                     ),
+                ),
+                // A line of its own: the panel is narrow.
+                label(
+                    "bones",
+                    format!("clear {}", clearance(m.bone_clearance_min)),
                 ),
             ]);
         }
