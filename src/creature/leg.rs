@@ -295,12 +295,19 @@ const ANKLE_PASSES: usize = 32;
 
 /// The least signed distance of the samples along `chain`'s last bone
 /// ([`FOOT_BONE_SAMPLES`]) and the sample it is at; infinite for a chain
-/// without an inner joint.
-fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
-    let [_, .., ankle, foot] = chain.joints() else {
+/// without an inner joint, or when every sample lies within `ankle` (the
+/// distance of the joint before the foot, when known) of that joint.
+fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain, ankle: Option<f32>) -> (f32, Vec3) {
+    let [_, .., before_foot, foot] = chain.joints() else {
         return (f32::INFINITY, Vec3::ZERO);
     };
-    let (depth, at, _) = deepest_sample(terrain, *foot, *ankle, FOOT_BONE_SAMPLES);
+    // Those within the ankle's own distance of it are clear.
+    let room = ankle.unwrap_or(0.0);
+    let length = before_foot.distance(*foot);
+    let uncertain = FOOT_BONE_SAMPLES
+        .into_iter()
+        .filter(|share| (1.0 - share) * length > room);
+    let (depth, at, _) = deepest_sample(terrain, *foot, *before_foot, uncertain);
     (depth, at)
 }
 
@@ -367,14 +374,18 @@ pub(super) fn bones_clearance_culled(
         if k == last && planted {
             // Every stretch by a planted foot is uncertain (its distance
             // is 0): the last bone is looked up at fixed points instead,
-            // those of them a climber's bone check looked up given.
-            let cut = match foot_bone {
-                Some(known) => {
-                    known.min(deepest_sample(terrain, bone[1], bone[0], BEYOND_FOOT_BONE_SAMPLES).0)
-                }
-                None => deepest_sample(terrain, bone[1], bone[0], LAST_BONE_SAMPLES).0,
+            // but for those a climber's bone check looked up already and
+            // those within the ankle's own distance of it (clear).
+            let length = bone[0].distance(bone[1]);
+            let (known, samples) = match foot_bone {
+                Some(known) => (known, &BEYOND_FOOT_BONE_SAMPLES[..]),
+                None => (f32::INFINITY, &LAST_BONE_SAMPLES[..]),
             };
-            least = least.min(cut);
+            let uncertain = samples
+                .iter()
+                .copied()
+                .filter(|share| (1.0 - share) * length > from);
+            least = least.min(known.min(deepest_sample(terrain, bone[1], bone[0], uncertain).0));
             break;
         }
         let to = if k == last {
@@ -968,13 +979,18 @@ impl Creature {
             let knees = self.keep_knees_out(terrain, i, &params, first, None);
             self.legs[i].knee_clearance = knees;
             let climber = self.spec.body.surface == super::Surface::Any;
+            let as_it_was = first.is_some_and(|(depth, _)| depth >= KNEE_CLEARANCE);
+            // The joint before the foot, its distance when the pose stands
+            // as it was.
+            let ankle = known
+                .filter(|_| as_it_was)
+                .and_then(|count| count.checked_sub(1).map(|k| inner[k]));
             let foot_bone = climber
-                .then(|| self.keep_foot_bone_out(terrain, i, &params))
+                .then(|| self.keep_foot_bone_out(terrain, i, &params, ankle))
                 .flatten();
             // The knee guard leaves a pose whose deepest knee stood clear as
             // it was (a climber's mended one is measured again).
-            let unchanged = (!climber || foot_bone.is_some())
-                && first.is_some_and(|(depth, _)| depth >= KNEE_CLEARANCE);
+            let unchanged = (!climber || foot_bone.is_some()) && as_it_was;
             let inner = known.filter(|_| unchanged).map(|count| &inner[..count]);
             let leg = &mut self.legs[i];
             leg.bone_clearance =
@@ -1024,9 +1040,10 @@ impl Creature {
         terrain: &Ground<'_>,
         i: usize,
         params: &SolveParams,
+        ankle: Option<f32>,
     ) -> Option<f32> {
         let leg = &self.legs[i];
-        let (cut, deepest) = foot_bone_clearance(terrain, &leg.chain);
+        let (cut, deepest) = foot_bone_clearance(terrain, &leg.chain, ankle);
         if cut >= -BONE_CUT {
             return Some(cut);
         }
