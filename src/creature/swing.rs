@@ -197,6 +197,23 @@ fn follow(terrain: &Ground<'_>, previous: Vec3, wanted: Vec3, dt: f32) -> Vec3 {
     }
 }
 
+/// The farthest of a few points from `from` toward `wanted` (half way, a
+/// quarter, an eighth; each raised `least` off the surface) that `fits`,
+/// or `from` itself if it does (a foot waiting where it is moves nothing).
+fn farthest_that_fits(
+    terrain: &Ground<'_>,
+    from: Vec3,
+    wanted: Vec3,
+    least: f32,
+    fits: impl Fn(Vec3) -> bool,
+) -> Option<Vec3> {
+    [0.5, 0.25, 0.125]
+        .into_iter()
+        .map(|share| off_surface(terrain, from.lerp(wanted, share), least))
+        .chain([from])
+        .find(|&point| fits(point))
+}
+
 /// How far a foot at `from` goes toward `wanted` (raised to `least` off
 /// the surface on the way: the ground, or in a solid world the nearest
 /// surface) and stays within `reach` of `hip`: the farthest
@@ -212,14 +229,9 @@ fn reachable_part(
     wanted: Vec3,
     least: f32,
 ) -> Vec3 {
-    for share in [0.5, 0.25, 0.125] {
-        let point = off_surface(terrain, from.lerp(wanted, share), least);
-        if point.distance(hip) <= reach {
-            return point;
-        }
-    }
-    if from.distance(hip) <= reach {
-        return from;
+    let fits = |point: Vec3| point.distance(hip) <= reach;
+    if let Some(point) = farthest_that_fits(terrain, from, wanted, least, fits) {
+        return point;
     }
     // The body has carried the hip out of reach of where the foot waits:
     // a leg pointing straight at it lays its end in the peak between (an
@@ -253,14 +265,8 @@ fn clear_part(
 ) -> Vec3 {
     let fits =
         |point: Vec3| point.distance(hip) <= reach && leg_line_clear(terrain, hip, point, reach);
-    for share in [0.5, 0.25, 0.125] {
-        let point = off_surface(terrain, from.lerp(wanted, share), least);
-        if fits(point) {
-            return point;
-        }
-    }
-    if fits(from) {
-        return from;
+    if let Some(point) = farthest_that_fits(terrain, from, wanted, least, fits) {
+        return point;
     }
     off_surface(
         terrain,
