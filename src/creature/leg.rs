@@ -88,16 +88,8 @@ fn guarded_depth(terrain: &Ground<'_>, chain: &Chain, bones: Option<f32>) -> Opt
     if knees.0 < least_knee {
         return None;
     }
-    Some(
-        chain
-            .joints()
-            .windows(2)
-            .map(|bone| {
-                let (d, at, _) = deepest_sample(terrain, bone[1], bone[0], MENDED_BONE_SAMPLES);
-                (d, at)
-            })
-            .fold(knees, |a, b| if b.0 < a.0 { b } else { a }),
-    )
+    let bones = deepest_bone_sample(terrain, chain);
+    Some(if bones.0 < knees.0 { bones } else { knees })
 }
 
 /// An inner joint this far above open ground is clear of it on any slope
@@ -315,15 +307,23 @@ fn foot_bone_clearance(terrain: &Ground<'_>, chain: &Chain, ankle: Option<f32>) 
 /// both halves, for a middle bone may cut an edge anywhere.
 const MENDED_BONE_SAMPLES: [f32; 3] = [0.15, 0.5, 0.85];
 
-/// The least signed distance of the samples along every bone of `chain`
-/// (at [`MENDED_BONE_SAMPLES`] of each): what a mended pose must improve,
-/// not only at its last bone.
-fn bones_clearance(terrain: &Ground<'_>, chain: &Chain) -> f32 {
+/// The deepest of the samples along every bone of `chain` (at
+/// [`MENDED_BONE_SAMPLES`] of each): its signed distance and where it is
+/// (infinitely far, at the origin, with no bone). What a mended pose must
+/// improve, not only at its last bone, and what the knee guard measures
+/// bones by.
+fn deepest_bone_sample(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
     chain
         .joints()
         .windows(2)
-        .map(|bone| deepest_sample(terrain, bone[1], bone[0], MENDED_BONE_SAMPLES).0)
-        .fold(f32::INFINITY, f32::min)
+        .map(|bone| {
+            let (d, at, _) = deepest_sample(terrain, bone[1], bone[0], MENDED_BONE_SAMPLES);
+            (d, at)
+        })
+        .fold(
+            (f32::INFINITY, Vec3::ZERO),
+            |a, b| if b.0 < a.0 { b } else { a },
+        )
 }
 
 /// Most times the bones' check halves a stretch of a bone it cannot tell
@@ -880,7 +880,9 @@ impl Creature {
             && self.is_held()
             && needed > BRAKE_STRETCH * reach
             && !self.step_would_move(leg);
-        if !(out_of_reach || cramped || knee_stuck || bone_stuck || under_body || holding) {
+        let for_its_joints_or_reach =
+            out_of_reach || cramped || knee_stuck || under_body || holding;
+        if !(for_its_joints_or_reach || bone_stuck) {
             return false;
         }
         // Drawn in along a line through a bump, the foot would start its
@@ -908,9 +910,7 @@ impl Creature {
         // through the solid among walls, but for its bone alone it starts
         // where it stands: drawn in, a stilt-legged walker's foot jumped
         // 0.44 m through a wall's edge.
-        let only_bone =
-            bone_stuck && !(out_of_reach || cramped || knee_stuck || under_body || holding);
-        let continuous = (!terrain.has_shapes() || only_bone) && !knee_stuck;
+        let continuous = (!terrain.has_shapes() || !for_its_joints_or_reach) && !knee_stuck;
         let start = if continuous {
             // Where the leg's end is, lifted onto the ground and back within
             // the leg's reach: lifted alone, it was out of reach (that is
@@ -1031,7 +1031,7 @@ impl Creature {
     /// A climber's leg whose last bone cuts through the solid round a
     /// convex edge (see [`FOOT_BONE_SAMPLES`]) takes its ankle over the
     /// edge ([`ankle_over_edge`]), kept only if that leaves the deepest
-    /// sample of its bones ([`bones_clearance`]) shallower, the knees no
+    /// sample of its bones ([`deepest_bone_sample`]) shallower, the knees no
     /// deeper (or clear) and the leg out of the body. Returns the least of
     /// the last bone's samples for a pose it left as it was (`None` for
     /// one it mended).
@@ -1048,7 +1048,7 @@ impl Creature {
             return Some(cut);
         }
         let half = self.spec.body.size * 0.5;
-        let worst = bones_clearance(terrain, &leg.chain);
+        let worst = deepest_bone_sample(terrain, &leg.chain).0;
         // The face the foot is on, or, for a foot at the edge itself, the
         // face the bone passes under (a foot on a thin wall's far top edge
         // reads the far face's normal, its leg coming over the top).
@@ -1073,7 +1073,7 @@ impl Creature {
                 continue;
             };
             let knees = deepest_joint(terrain, &posed).map_or(f32::INFINITY, |(d, _)| d);
-            if bones_clearance(terrain, &posed) <= worst
+            if deepest_bone_sample(terrain, &posed).0 <= worst
                 || knees < leg.knee_clearance.min(KNEE_CLEARANCE)
                 || chain_enters_body(&self.body, half, &posed)
             {
@@ -1130,13 +1130,12 @@ impl Creature {
         first: Option<(f32, Vec3)>,
         bones: Option<f32>,
     ) -> f32 {
-        let Some((mut depth, mut deepest)) = first.or_else(|| {
-            guarded_depth(
-                terrain,
-                &self.legs[i].chain,
-                bones.map(|_| f32::NEG_INFINITY),
-            )
-        }) else {
+        // The pose as it stands is measured whatever its knees (no floor
+        // for them): it is what the guard's poses must improve on.
+        let as_it_stands = bones.map(|_| f32::NEG_INFINITY);
+        let Some((mut depth, mut deepest)) =
+            first.or_else(|| guarded_depth(terrain, &self.legs[i].chain, as_it_stands))
+        else {
             return f32::INFINITY;
         };
         if depth >= KNEE_CLEARANCE {
