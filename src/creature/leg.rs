@@ -76,11 +76,17 @@ fn deepest_joint(terrain: &Ground<'_>, chain: &Chain) -> Option<(f32, Vec3)> {
 
 /// The deepest point the knee guard measures a pose of `chain` by: its
 /// deepest inner joint ([`deepest_joint`]), or with `bones` (the least a
-/// knee may stand at) the deepest of those and of samples along every bone
-/// ([`MENDED_BONE_SAMPLES`]), `None` for a pose whose knees stand lower
+/// knee may stand at) the deepest of those and of the bones (samples along
+/// every bone, [`MENDED_BONE_SAMPLES`], and [`bones_clearance_culled`] for
+/// a foot `planted` or not), `None` for a pose whose knees stand lower
 /// than that: a pose that takes its bones out of the solid by putting its
 /// knees in is no better.
-fn guarded_depth(terrain: &Ground<'_>, chain: &Chain, bones: Option<f32>) -> Option<(f32, Vec3)> {
+fn guarded_depth(
+    terrain: &Ground<'_>,
+    chain: &Chain,
+    bones: Option<f32>,
+    planted: bool,
+) -> Option<(f32, Vec3)> {
     let knees = deepest_joint(terrain, chain)?;
     let Some(least_knee) = bones else {
         return Some(knees);
@@ -88,7 +94,15 @@ fn guarded_depth(terrain: &Ground<'_>, chain: &Chain, bones: Option<f32>) -> Opt
     if knees.0 < least_knee {
         return None;
     }
-    let bones = deepest_bone_sample(terrain, chain);
+    let mut bones = deepest_bone_sample(terrain, chain);
+    // The fixed samples miss an edge cut between them (an octopod's middle
+    // bone 12 mm into a wall's top edge read 8 mm clear); the culled look
+    // finds it. Its measure stops at 0 by the hip and a planted foot, which
+    // on their own are no cut.
+    let culled = bones_clearance_culled(terrain, chain, planted, None, None);
+    if culled.0 < bones.0.min(0.0) {
+        bones = culled;
+    }
     Some(if bones.0 < knees.0 { bones } else { knees })
 }
 
@@ -159,19 +173,27 @@ const DRAWN_IN_CLEARANCE: f32 = 0.03;
 /// Passes of [`folded_clear_of`].
 const FOLD_PASSES: usize = 96;
 
+/// Where along a bone (fractions of it, from the joint it hangs from)
+/// [`folded_clear_of`] looks for the bone in the solid, to push its joint
+/// out by: every eighth.
+const FOLD_BONE_SAMPLES: [f32; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
+
 /// A pose of `chain` (no joint limits) reaching `foot` within `tolerance`
 /// with every inner joint [`KNEE_CLEARANCE`] out of the surface, from
 /// FABRIK passes that push each inner joint out along the surface's normal,
 /// and out of the body box (`half` its half-extents) through its nearest
 /// face, as they place it (and back onto its bone's length); `None` when
-/// the passes find none.
+/// the passes find none. With `bones`, each joint is pushed out far enough
+/// that the deepest of the samples along the bone it ends
+/// ([`FOLD_BONE_SAMPLES`]) comes out too, and a pose is clear only with
+/// every bone out ([`bones_clearance_culled`], the foot planted).
 fn folded_clear_of(
     terrain: &Ground<'_>,
     chain: &Chain,
     foot: Vec3,
     tolerance: f32,
-    body: &Body,
-    half: Vec3,
+    (body, half): (&Body, Vec3),
+    bones: bool,
 ) -> Option<Chain> {
     if !chain.limits().is_empty() {
         return None;
@@ -210,8 +232,19 @@ fn folded_clear_of(
     // Each joint placed `length` from `anchor`, toward where it was, then
     // out of the solid and back onto the bone's sphere.
     let place = |anchor: Vec3, toward: Vec3, length: f32| {
-        let at = anchor + (toward - anchor).normalize_or(Vec3::Y) * length;
-        anchor + (out_of_solid(at) - anchor).normalize_or(Vec3::Y) * length
+        let onto_bone = |p: Vec3| anchor + (p - anchor).normalize_or(Vec3::Y) * length;
+        let at = onto_bone(out_of_solid(onto_bone(toward)));
+        if !bones {
+            return at;
+        }
+        // A point of the bone `share` of the way from its anchor moves that
+        // share of the joint's push.
+        let (d, cut, share) = deepest_sample(terrain, anchor, at, FOLD_BONE_SAMPLES);
+        if d >= KNEE_CLEARANCE {
+            return at;
+        }
+        let normal = terrain.normal_at(cut);
+        onto_bone(at + normal * ((2.0 * KNEE_CLEARANCE - d) / share))
     };
     let mut before = joints.clone();
     for _ in 0..FOLD_PASSES {
@@ -236,7 +269,9 @@ fn folded_clear_of(
         if clear && joints[last].distance(foot) <= tolerance {
             let mut posed = chain.clone();
             posed.set_pose(&joints).ok()?;
-            return Some(posed);
+            if !bones || bones_clearance_culled(terrain, &posed, true, None, None).0 >= 0.0 {
+                return Some(posed);
+            }
         }
         // Settled short of a clear pose: further passes would repeat it.
         let moved = joints
@@ -327,25 +362,27 @@ fn deepest_bone_sample(terrain: &Ground<'_>, chain: &Chain) -> (f32, Vec3) {
 }
 
 /// Most times the bones' check halves a stretch of a bone it cannot tell
-/// is clear: a bone is looked up at no more than 2⁴ − 1 points.
-const BONE_CHECK_HALVINGS: u32 = 4;
+/// is clear.
+const BONE_CHECK_HALVINGS: u32 = 7;
+/// Of [`BONE_CHECK_HALVINGS`], those left once a stretch is halved only
+/// where it may pass deeper than [`KNEE_CLEARANCE`]: a bone grazing a
+/// surface is looked up at no more than 2⁴ − 1 points, and one that may
+/// cut it is followed down to where it does (at 2 cm a stretch left an
+/// octopod's bone 8 mm into a wall's edge read 2 mm).
+const BONE_CHECK_DEEP_HALVINGS: u32 = 3;
+/// A stretch of bone this short (metres) is no longer halved but where it
+/// may pass deeper than [`KNEE_CLEARANCE`].
+const BONE_CHECK_RESOLUTION: f32 = 0.04;
 /// A stretch of bone this short (metres) the bones' check takes at its
 /// ends' distances: no point of it lies more than half of it deeper.
-const BONE_CHECK_RESOLUTION: f32 = 0.04;
-/// Where along a planted foot's last bone (fractions of it, from the foot)
-/// the bones' check looks it up: where a climber's bone check does
-/// ([`FOOT_BONE_SAMPLES`]), and further.
-const LAST_BONE_SAMPLES: [f32; 4] = [
-    FOOT_BONE_SAMPLES[0],
-    FOOT_BONE_SAMPLES[1],
-    BEYOND_FOOT_BONE_SAMPLES[0],
-    BEYOND_FOOT_BONE_SAMPLES[1],
-];
-/// Those of [`LAST_BONE_SAMPLES`] a climber's bone check does not look up:
-/// by the ankle, and by the foot (a foot on a wall's top by its edge, its
-/// bone going down past the edge, cut the corner 13 mm deep 2 cm from the
-/// foot).
-const BEYOND_FOOT_BONE_SAMPLES: [f32; 2] = [0.85, 0.06];
+const BONE_CHECK_FINE_RESOLUTION: f32 = 0.004;
+/// Where along a planted foot's last bone (a fraction of it, from the
+/// foot) the bones' check starts: the foot stands on the surface, where no
+/// stretch can be shown clear, so the stretch from here to the ankle is
+/// checked as the other bones are. This near the foot the bone still cuts
+/// a corner the foot stands by (a foot on a wall's top by its edge, its
+/// bone going down past the edge, cut the corner 13 mm deep 2 cm from it).
+const BY_FOOT_SHARE: f32 = 0.06;
 
 /// The least signed distance along `chain`'s bones (infinite with none),
 /// found cheaply. Every joint out of the solid does not keep the bones out:
@@ -353,39 +390,43 @@ const BEYOND_FOOT_BONE_SAMPLES: [f32; 2] = [0.85, 0.06];
 /// distance changes no faster than the point moves, so a stretch of bone
 /// no longer than the sum of its ends' distances is clear; a stretch that
 /// may not be is halved and its middle looked up
-/// ([`BONE_CHECK_HALVINGS`] times at most, down to
-/// [`BONE_CHECK_RESOLUTION`]). The hip, on the body, counts as 0. A
+/// (down to [`BONE_CHECK_RESOLUTION`], and further only where it may pass
+/// deeper than [`KNEE_CLEARANCE`]: [`stretch_clearance`]). The hip, on the
+/// body, counts as 0. A
 /// `planted` foot stands on the surface, where every stretch is uncertain:
-/// its last bone is looked up at [`LAST_BONE_SAMPLES`] (`foot_bone` is the
-/// least of [`FOOT_BONE_SAMPLES`] when a climber's bone check has it). The
-/// inner joints' distances are `inner` when the caller has them, in order.
+/// its last bone is checked from [`BY_FOOT_SHARE`] of it (`foot_bone` is
+/// the least of [`FOOT_BONE_SAMPLES`] when a climber's bone check has it).
+/// The inner joints' distances are `inner` when the caller has them, in
+/// order.
 pub(super) fn bones_clearance_culled(
     terrain: &Ground<'_>,
     chain: &Chain,
     planted: bool,
     inner: Option<&[f32]>,
     foot_bone: Option<f32>,
-) -> f32 {
+) -> (f32, Vec3) {
     let joints = chain.joints();
     let last = joints.len().saturating_sub(2);
-    let mut least = f32::INFINITY;
+    let deeper = |a: (f32, Vec3), b: (f32, Vec3)| if b.0 < a.0 { b } else { a };
+    let mut least = (f32::INFINITY, joints[0]);
     let mut from = 0.0f32;
     for (k, bone) in joints.windows(2).enumerate() {
         if k == last && planted {
             // Every stretch by a planted foot is uncertain (its distance
-            // is 0): the last bone is looked up at fixed points instead,
-            // but for those a climber's bone check looked up already and
-            // those within the ankle's own distance of it (clear).
-            let length = bone[0].distance(bone[1]);
-            let (known, samples) = match foot_bone {
-                Some(known) => (known, &BEYOND_FOOT_BONE_SAMPLES[..]),
-                None => (f32::INFINITY, &LAST_BONE_SAMPLES[..]),
-            };
-            let uncertain = samples
-                .iter()
-                .copied()
-                .filter(|share| (1.0 - share) * length > from);
-            least = least.min(known.min(deepest_sample(terrain, bone[1], bone[0], uncertain).0));
+            // is 0): the last bone is checked from a little way up it.
+            let known = (foot_bone.unwrap_or(f32::INFINITY), bone[1]);
+            let by_foot = bone[1].lerp(bone[0], BY_FOOT_SHARE);
+            let at_by_foot = terrain.signed_distance(by_foot);
+            least = deeper(least, deeper(known, (at_by_foot, by_foot)));
+            least = deeper(
+                least,
+                stretch_clearance(
+                    terrain,
+                    (bone[0], from),
+                    (by_foot, at_by_foot),
+                    BONE_CHECK_HALVINGS,
+                ),
+            );
             break;
         }
         let to = if k == last {
@@ -395,52 +436,51 @@ pub(super) fn bones_clearance_culled(
                 Some(distances) => distances[k],
                 None => terrain.signed_distance(bone[1]),
             };
-            least = least.min(d);
+            least = deeper(least, (d, bone[1]));
             d
         };
-        least = least.min(stretch_clearance(
-            terrain,
-            (bone[0], from),
-            (bone[1], to),
-            BONE_CHECK_HALVINGS,
-        ));
+        least = deeper(
+            least,
+            stretch_clearance(terrain, (bone[0], from), (bone[1], to), BONE_CHECK_HALVINGS),
+        );
         from = to;
     }
     least
 }
 
 /// The least distance found along the stretch between two points, each
-/// given with its distance (or a lower bound of it), halving the stretch
-/// `halvings` times at most where its ends cannot show it clear; infinite
-/// for a stretch they show clear.
+/// given with its distance (or a lower bound of it), and where it was
+/// found; infinite for a stretch its ends show clear. A stretch they
+/// cannot show clear is halved `halvings` times at most: past the first
+/// few, or below [`BONE_CHECK_RESOLUTION`], only where a point of it may
+/// lie deeper than [`KNEE_CLEARANCE`] (what a cut is), down to
+/// [`BONE_CHECK_FINE_RESOLUTION`].
 fn stretch_clearance(
     terrain: &Ground<'_>,
     (a, at_a): (Vec3, f32),
     (b, at_b): (Vec3, f32),
     halvings: u32,
-) -> f32 {
+) -> (f32, Vec3) {
     let length = a.distance(b);
     if at_a.max(0.0) + at_b.max(0.0) >= length {
-        return f32::INFINITY;
+        return (f32::INFINITY, a);
     }
-    if halvings == 0 || length <= BONE_CHECK_RESOLUTION {
-        return at_a.min(at_b);
+    // The deepest a point between the ends can be, by the same rule.
+    let could_be = 0.5 * (at_a + at_b - length);
+    let coarse = halvings <= BONE_CHECK_DEEP_HALVINGS || length <= BONE_CHECK_RESOLUTION;
+    if halvings == 0
+        || length <= BONE_CHECK_FINE_RESOLUTION
+        || coarse && could_be >= -KNEE_CLEARANCE
+    {
+        return if at_b < at_a { (at_b, b) } else { (at_a, a) };
     }
     let middle = a.midpoint(b);
     let at_middle = terrain.signed_distance(middle);
-    at_middle
-        .min(stretch_clearance(
-            terrain,
-            (a, at_a),
-            (middle, at_middle),
-            halvings - 1,
-        ))
-        .min(stretch_clearance(
-            terrain,
-            (middle, at_middle),
-            (b, at_b),
-            halvings - 1,
-        ))
+    let first = stretch_clearance(terrain, (a, at_a), (middle, at_middle), halvings - 1);
+    let second = stretch_clearance(terrain, (middle, at_middle), (b, at_b), halvings - 1);
+    [(at_middle, middle), first, second]
+        .into_iter()
+        .fold((f32::INFINITY, a), |m, x| if x.0 < m.0 { x } else { m })
 }
 
 /// A pose of `chain` (no joint limits, at least three bones: with two, the
@@ -821,8 +861,14 @@ impl Creature {
     /// its reach among walls, or for a knee stuck in the ground (the knee
     /// must come out now); on open ground otherwise at its end, the swing
     /// bending it as the foot follows. Returns whether that solve repaired
-    /// a bone.
-    pub(super) fn let_go_if_out_of_reach(&mut self, terrain: &Ground<'_>, i: usize) -> bool {
+    /// a bone. `last_pose` is the leg's pose as the last step left it, when
+    /// known (see [`Creature::solve_leg`]).
+    pub(super) fn let_go_if_out_of_reach(
+        &mut self,
+        terrain: &Ground<'_>,
+        i: usize,
+        last_pose: Option<&[Vec3]>,
+    ) -> bool {
         let leg = &self.legs[i];
         if !leg.is_grounded() {
             return false;
@@ -925,16 +971,19 @@ impl Creature {
         leg.phase = phase;
         leg.planted_end = None;
         leg.hanging = true;
-        self.solve_leg(terrain, i, None)
+        self.solve_leg(terrain, i, None, last_pose)
     }
 
     /// Poses leg `i` for its foot; true when the solver left a bone off its
-    /// length and the pose was repaired.
+    /// length and the pose was repaired. `tracked` is its tracking solve's
+    /// report, when that posed it; `last_pose` its joints as the last step
+    /// left them, when known (among walls).
     pub(super) fn solve_leg(
         &mut self,
         terrain: &Ground<'_>,
         i: usize,
         tracked: Option<SolveReport>,
+        last_pose: Option<&[Vec3]>,
     ) -> bool {
         let (hip, params) = self.leg_solve_params(i);
         let leg = &mut self.legs[i];
@@ -976,7 +1025,7 @@ impl Creature {
             let mut inner = [0.0f32; CULLED_JOINTS];
             let known = inner_joint_distances(terrain, &self.legs[i].chain, &mut inner);
             let first = known.and_then(|count| deepest_of(&self.legs[i].chain, &inner[..count]));
-            let knees = self.keep_knees_out(terrain, i, &params, first, None);
+            let knees = self.keep_knees_out(terrain, i, &params, first, None, None);
             self.legs[i].knee_clearance = knees;
             let climber = self.spec.body.surface == super::Surface::Any;
             let as_it_was = first.is_some_and(|(depth, _)| depth >= KNEE_CLEARANCE);
@@ -994,7 +1043,7 @@ impl Creature {
             let inner = known.filter(|_| unchanged).map(|count| &inner[..count]);
             let leg = &mut self.legs[i];
             leg.bone_clearance =
-                bones_clearance_culled(terrain, &leg.chain, leg.is_grounded(), inner, foot_bone);
+                bones_clearance_culled(terrain, &leg.chain, leg.is_grounded(), inner, foot_bone).0;
             if leg.bone_clearance < -KNEE_CLEARANCE {
                 // A leg that passes through the solid with its joints out
                 // (its knee flipped under a roof its foot stands on, a
@@ -1004,12 +1053,15 @@ impl Creature {
                 // (or clear). (A planted foot still through is let go.)
                 let knees = leg.knee_clearance.min(KNEE_CLEARANCE);
                 let before = leg.knee_clearance.min(leg.bone_clearance);
-                if self.keep_knees_out(terrain, i, &params, None, Some(knees)) > before {
+                let guarded =
+                    self.keep_knees_out(terrain, i, &params, None, Some(knees), last_pose);
+                if guarded > before {
                     let leg = &mut self.legs[i];
                     leg.knee_clearance =
                         deepest_joint(terrain, &leg.chain).map_or(f32::INFINITY, |(d, _)| d);
                     leg.bone_clearance =
-                        bones_clearance_culled(terrain, &leg.chain, leg.is_grounded(), None, None);
+                        bones_clearance_culled(terrain, &leg.chain, leg.is_grounded(), None, None)
+                            .0;
                 }
             }
             self.after_knee_guard(i, enters_body);
@@ -1019,7 +1071,7 @@ impl Creature {
             // themselves, from the lowest gap kept here.
             let mut gap = lowest_knee_gap(terrain, &self.legs[i].chain);
             if gap < CLEAR_ABOVE && knee_near_ground(terrain, &self.legs[i].chain) {
-                self.keep_knees_out(terrain, i, &params, None, None);
+                self.keep_knees_out(terrain, i, &params, None, None, None);
                 gap = lowest_knee_gap(terrain, &self.legs[i].chain);
                 self.after_knee_guard(i, enters_body);
             }
@@ -1129,12 +1181,14 @@ impl Creature {
         params: &SolveParams,
         first: Option<(f32, Vec3)>,
         bones: Option<f32>,
+        last_pose: Option<&[Vec3]>,
     ) -> f32 {
         // The pose as it stands is measured whatever its knees (no floor
         // for them): it is what the guard's poses must improve on.
         let as_it_stands = bones.map(|_| f32::NEG_INFINITY);
+        let planted = self.legs[i].is_grounded();
         let Some((mut depth, mut deepest)) =
-            first.or_else(|| guarded_depth(terrain, &self.legs[i].chain, as_it_stands))
+            first.or_else(|| guarded_depth(terrain, &self.legs[i].chain, as_it_stands, planted))
         else {
             return f32::INFINITY;
         };
@@ -1149,33 +1203,74 @@ impl Creature {
         // The pose with its knees farthest out that passes through the
         // body: the last resort (see below).
         let mut through_body: Option<(f32, Chain, SolveReport)> = None;
-        for attempt in 0..KNEE_ATTEMPTS + POLE_SWEEP {
+        let sweeps = if bones.is_some() { 2 } else { 1 };
+        let up = self.body.up();
+        // The pose the last step left, carried with the hip: what the guard
+        // chose then (the tracking solve bends the knees back toward their
+        // pole each step, and the guard's other poses need not find it
+        // again: a long-legged climber's tail foot, clear over a roof's
+        // edge one step, was let go through it the next, 0.28 m in).
+        let last = last_pose.and_then(|joints| {
+            let mut chain = self.legs[i].chain.clone();
+            chain.set_pose(joints).ok()?;
+            chain.set_root(hip);
+            Some(chain)
+        });
+        let extra = usize::from(last.is_some());
+        let mut last = last;
+        for attempt in 0..extra + KNEE_ATTEMPTS + POLE_SWEEP * sweeps {
             let leg = &self.legs[i];
-            let from_rest = attempt % 2 == 1 || attempt >= KNEE_ATTEMPTS;
-            let pole = if attempt < KNEE_ATTEMPTS {
-                deepest + terrain.normal_at(deepest) * reach
-            } else {
-                // Out of the surface failed: bend the knees every way round
-                // the line from hip to foot (a leg crammed under its body
-                // by a corner has its room on a side no normal points to).
-                let turn =
-                    std::f32::consts::TAU * (attempt - KNEE_ATTEMPTS) as f32 / POLE_SWEEP as f32;
-                hip.midpoint(foot) + (across * turn.cos() + other * turn.sin()) * reach
+            let (chain, report) = match last.take() {
+                // Solved from where it was, unbent: it stays near it.
+                Some(mut chain) => {
+                    let unbent = SolveParams {
+                        pole: None,
+                        ..*params
+                    };
+                    let report = solve_with(kind, &mut chain, leg.foot, &unbent);
+                    (chain, report)
+                }
+                None => {
+                    let attempt = attempt - extra;
+                    let from_rest = attempt % 2 == 1 || attempt >= KNEE_ATTEMPTS;
+                    let pole = if attempt < KNEE_ATTEMPTS {
+                        deepest + terrain.normal_at(deepest) * reach
+                    } else {
+                        // Out of the surface failed: bend the knees every
+                        // way round the line from hip to foot (a leg
+                        // crammed under its body by a corner has its room
+                        // on a side no normal points to).
+                        let k = attempt - KNEE_ATTEMPTS;
+                        let turn =
+                            std::f32::consts::TAU * (k % POLE_SWEEP) as f32 / POLE_SWEEP as f32;
+                        let way = across * turn.cos() + other * turn.sin();
+                        // For its bones, the same way raised along the
+                        // body's up: a long leg folded short under its hip
+                        // in a narrow slot sags below the floor bent level.
+                        let way = if k < POLE_SWEEP {
+                            way
+                        } else {
+                            (way + up).normalize_or(way)
+                        };
+                        hip.midpoint(foot) + way * reach
+                    };
+                    let mut chain = if from_rest {
+                        rest_pose(&self.shared.rest[i], &self.body, hip)
+                    } else {
+                        leg.chain.clone()
+                    };
+                    let pushed = SolveParams {
+                        pole: Some(pole),
+                        ..*params
+                    };
+                    let report = solve_with(kind, &mut chain, leg.foot, &pushed);
+                    (chain, report)
+                }
             };
-            let mut chain = if from_rest {
-                rest_pose(&self.shared.rest[i], &self.body, hip)
-            } else {
-                leg.chain.clone()
-            };
-            let pushed = SolveParams {
-                pole: Some(pole),
-                ..*params
-            };
-            let report = solve_with(kind, &mut chain, leg.foot, &pushed);
             if !may_replace(&chain, &report, &leg.report, params) {
                 continue;
             }
-            let Some((d, joint)) = guarded_depth(terrain, &chain, bones) else {
+            let Some((d, joint)) = guarded_depth(terrain, &chain, bones, planted) else {
                 continue;
             };
             if d <= depth {
@@ -1205,9 +1300,9 @@ impl Creature {
             &leg.chain,
             leg.foot,
             params.tolerance,
-            &self.body,
-            half,
-        ) && let Some((d, _)) = guarded_depth(terrain, &chain, bones)
+            (&self.body, half),
+            bones.is_some(),
+        ) && let Some((d, _)) = guarded_depth(terrain, &chain, bones, planted)
             && d > depth
             && !chain_enters_body(&self.body, half, &chain)
         {
@@ -1381,7 +1476,7 @@ impl Creature {
             {
                 continue;
             }
-            let Some((d, _)) = guarded_depth(terrain, &chain, bones) else {
+            let Some((d, _)) = guarded_depth(terrain, &chain, bones, false) else {
                 continue;
             };
             if d > depth {
@@ -1434,14 +1529,14 @@ mod tests {
         ])
         .expect("four joints make a chain");
         assert!(deepest_joint(&ground, &astride).is_some_and(|(d, _)| d > 0.0));
-        let cut = bones_clearance_culled(&ground, &astride, true, None, None);
+        let cut = bones_clearance_culled(&ground, &astride, true, None, None).0;
         assert!(cut < -0.04, "{cut}");
         // The knees' distances given, the same figure.
         let mut inner = [0.0; CULLED_JOINTS];
         let count = inner_joint_distances(&ground, &astride, &mut inner).expect("two knees");
         assert_eq!(count, 2);
         assert_eq!(
-            bones_clearance_culled(&ground, &astride, true, Some(&inner[..count]), None),
+            bones_clearance_culled(&ground, &astride, true, Some(&inner[..count]), None).0,
             cut
         );
         // Standing on the far face, its ankle out from it, the leg is clear.
@@ -1452,7 +1547,7 @@ mod tests {
             Vec3::new(5.1, 2.8, 0.0),
         ])
         .expect("four joints make a chain");
-        let clear = bones_clearance_culled(&ground, &beside, true, None, None);
+        let clear = bones_clearance_culled(&ground, &beside, true, None, None).0;
         assert!((-1e-4..0.3).contains(&clear), "{clear}");
     }
 
@@ -1516,5 +1611,44 @@ mod tests {
             .unwrap();
         let foot = limited.end();
         assert!(ankle_over_edge(&limited, foot, Vec3::Y, 0.0, true, 1e-4).is_none());
+    }
+    /// A leg over the 3 m wall's top edge (the wall's far face at x = 5.5,
+    /// its top at y = 3), its middle bone passing under the edge.
+    fn leg_under_a_walls_edge() -> Chain {
+        Chain::new(vec![
+            Vec3::new(5.669, 2.777, -0.198),
+            Vec3::new(5.537, 2.973, -0.243),
+            Vec3::new(5.263, 3.053, -0.337),
+            Vec3::new(4.984, 3.0, -0.432),
+        ])
+        .expect("four joints make a chain")
+    }
+
+    #[test]
+    fn a_middle_bone_cutting_an_edge_between_the_samples_is_measured_cut() {
+        // The octopod's hind leg on the shipped wall, its foot on the top:
+        // the bone from knee to ankle passes 12 mm under the edge, where
+        // none of the fixed samples lies.
+        let field = crate::creature::boxed([5.0, 1.5, 0.0], [1.0, 3.0, 40.0]);
+        let ground = field.world();
+        let leg = leg_under_a_walls_edge();
+        let exact = leg
+            .joints()
+            .windows(2)
+            .flat_map(|bone| (0..=200).map(|k| bone[0].lerp(bone[1], k as f32 / 200.0)))
+            .map(|p| ground.signed_distance(p))
+            .fold(f32::INFINITY, f32::min);
+        assert!((-0.015..-0.009).contains(&exact), "{exact}");
+        // The fixed samples read it 5 mm shallower or more; the culled look
+        // finds it to within a millimetre, and where it is: by the edge.
+        assert!(deepest_bone_sample(&ground, &leg).0 > exact + 0.005);
+        let (culled, at) = bones_clearance_culled(&ground, &leg, true, None, None);
+        assert!((culled - exact).abs() < 0.001, "{culled} against {exact}");
+        assert!(at.distance(Vec3::new(5.5, 3.0, at.z)) < 0.02, "{at}");
+        // So the knee guard measures such a pose by its bone, not by its
+        // joints or the samples.
+        let guarded = guarded_depth(&ground, &leg, Some(KNEE_CLEARANCE), true);
+        assert!(guarded.is_some_and(|(d, _)| d <= culled), "{guarded:?}");
+        assert!(guarded_depth(&ground, &leg, None, true).is_some_and(|(d, _)| d > 0.0));
     }
 }

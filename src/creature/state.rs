@@ -229,6 +229,10 @@ pub(super) struct StepScratch {
     /// Each leg's strain for the body as it stands, or `None` for a foot
     /// that holds nothing back (see `Creature::strains_now` in `drive.rs`).
     pub strains: Vec<Option<(f32, f32)>>,
+    /// Among walls, every leg's pose as the last step left it, the legs'
+    /// joints one after another: what the bones' guard tries first (see
+    /// `Creature::solve_leg`).
+    pub last_poses: Vec<Vec3>,
 }
 
 /// The support polygon of a step's stability decisions and the space to
@@ -577,10 +581,10 @@ impl Creature {
         }
         for i in 0..self.legs.len() {
             // Rest poses are exact, so nothing needs repairing here.
-            self.solve_leg(terrain, i, None);
+            self.solve_leg(terrain, i, None, None);
             // Set down where its foothold is out of reach (astride a sharp
             // crest), a leg starts out hanging, looking for ground.
-            let _repaired = self.let_go_if_out_of_reach(terrain, i);
+            let _repaired = self.let_go_if_out_of_reach(terrain, i, None);
             if self.legs[i].is_grounded() {
                 self.legs[i].planted_end = Some(self.legs[i].chain.end());
             }
@@ -651,10 +655,21 @@ impl Creature {
         self.start_steps(terrain, dt, scratch);
         events.touchdowns = self.advance_swings(terrain, dt);
         self.update_posture(terrain, dt, scratch);
+        scratch.last_poses.clear();
+        if self.among_walls {
+            for leg in &self.legs {
+                scratch.last_poses.extend_from_slice(leg.chain.joints());
+            }
+        }
         self.track_legs(&mut scratch.tracked);
+        let mut first_joint = 0;
         for i in 0..self.legs.len() {
-            events.ik_repairs += u32::from(self.solve_leg(terrain, i, scratch.tracked[i]));
-            events.ik_repairs += u32::from(self.let_go_if_out_of_reach(terrain, i));
+            let joints = self.legs[i].chain.joints().len();
+            let last_pose = scratch.last_poses.get(first_joint..first_joint + joints);
+            first_joint += joints;
+            let repaired = self.solve_leg(terrain, i, scratch.tracked[i], last_pose);
+            events.ik_repairs += u32::from(repaired);
+            events.ik_repairs += u32::from(self.let_go_if_out_of_reach(terrain, i, last_pose));
             let leg = &mut self.legs[i];
             if leg.is_grounded() && leg.planted_end.is_none() {
                 leg.planted_end = Some(leg.chain.end());
