@@ -1850,9 +1850,11 @@ fn a_walker_turning_at_a_turned_blocks_foot_draws_its_feet_in_without_jumps() {
     );
     assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
     // A hanging front leg wraps round the block's upright edge, its foot on
-    // the face round the corner, and no pose the guards try takes its
-    // middle bone round the edge: 35 mm, for under a second.
-    assert_clean_climb_bones_within(&s, 0.04);
+    // the face round the corner, nearly straight, and no pose takes its
+    // middle bone round the edge: 27 mm, for under a second (35 mm while a
+    // foot coming down to its landing point went there whatever its leg's
+    // line cut).
+    assert_clean_climb_bones_within(&s, 0.03);
 }
 
 /// A user's tower, a cylinder standing on the floor. Inside it near the

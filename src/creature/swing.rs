@@ -579,8 +579,15 @@ impl Creature {
             let hip = self.body.to_world(frame.mount);
             let most = reach_share(leg, progress) * frame.reach;
             if progress >= 1.0 {
-                // Still coming down to its landing point: straight to it.
+                // Still coming down to its landing point: straight to it,
+                // as far as a walker's near-straight leg stays out (below).
                 foot = to;
+                if terrain.has_shapes()
+                    && !climber
+                    && !leg_line_clear(terrain, hip, foot, frame.reach)
+                {
+                    foot = clear_part(terrain, hip, frame.reach, leg.foot, foot, least);
+                }
             } else if terrain.has_shapes() {
                 foot = off_surface(terrain, foot, least);
                 // Round an edge the straight line to a far foothold would
