@@ -1953,3 +1953,24 @@ fn a_walker_turning_in_a_closed_room_keeps_its_legs_out_of_the_walls() {
     // 7 mm at the deepest, a middle bone by the wall's foot.
     assert_clean_climb_bones_within(&s, 0.01);
 }
+
+/// An octopod climbing a 1.5 m box turned 45°, turning right on its top:
+/// a foot at the end of its swing on the box's side face, 10 cm from its
+/// landing point on the top, came straight at it round the edge each step
+/// and the bones' guard drew it back; it never landed, and the octopod
+/// stood still for the last 24 s (7.8 m in 40 s). Held off its landing
+/// point half a second past its swing's end, a foot swings again.
+#[test]
+fn a_foot_held_off_its_landing_point_swings_again() {
+    let block = flat_terrain(
+        "yawbox",
+        &(added_box([6.0, 0.75, 0.0], [1.0, 1.5, 12.0]) + "yaw = 45.0\n"),
+    );
+    let s = common::drive(
+        common::shipped_creature("octopod"),
+        block,
+        "forward 12s, forward+right 4s, forward 24s",
+    );
+    assert!(s.distance > 20.0, "{} m", s.distance);
+    assert_clean_climb(&s);
+}

@@ -379,6 +379,7 @@ impl Creature {
                 duration,
                 lift,
                 around: None,
+                overtime: 0.0,
             };
             leg.planted_end = None;
             leg.lifted_from = leg.foot;

@@ -574,6 +574,9 @@ pub enum LegPhase {
         /// through it (a foot on a thin wall's near face, its foothold on
         /// the far face): the arc rises along it, not along the body's up.
         around: Option<Vec3>,
+        /// Seconds since the swing's end that the foot has not yet landed
+        /// (coming down to its landing point, or held off it).
+        overtime: f32,
     },
 }
 

@@ -52,6 +52,10 @@ pub(super) const HANGING_REACH: f32 = 0.85;
 /// which is let go where its leg's end was and follows its swing from
 /// there (it jumped 73 mm in a step, 9.8 m/s, to the swing's bent start).
 const FOOT_FOLLOW_SPEED: f32 = 5.0;
+
+/// Seconds a foot may be kept off its landing point past its swing's end,
+/// among shapes, before it swings again (see `advance_swings`).
+const STALLED_SWING: f32 = 0.5;
 /// How many times over a swing a moved landing point has its arc's
 /// clearance checked again, in a world with shapes.
 const LIFT_CHECKS: f32 = 8.0;
@@ -343,6 +347,7 @@ pub(super) fn swing_on(
         duration: gait.min_step_duration,
         lift,
         around,
+        overtime: 0.0,
     }
 }
 
@@ -476,6 +481,7 @@ impl Creature {
                 duration,
                 mut lift,
                 around,
+                mut overtime,
             } = leg.phase
             else {
                 continue;
@@ -565,6 +571,18 @@ impl Creature {
                 // foot, held within its bend, landed 2.7 m away in a step.
                 let behind = (follows || terrain.has_shapes())
                     && leg.foot.distance(to) > FOOT_FOLLOW_SPEED * dt;
+                // Held off it that long among shapes (the guards drawing it
+                // back each step as it comes straight at it round an edge:
+                // an octopod stood 30 s on a box's top, a foot on the side
+                // face 10 cm from its landing point), it swings again, its
+                // arc over whatever is between.
+                if behind {
+                    overtime += dt;
+                    if terrain.has_shapes() && overtime > STALLED_SWING {
+                        leg.phase = swing_on(terrain, leg.foot, leg.desired, up, gait, reach);
+                        continue;
+                    }
+                }
                 if !behind {
                     leg.foot = to;
                     leg.phase = LegPhase::Grounded;
@@ -654,6 +672,7 @@ impl Creature {
                 duration,
                 lift,
                 around,
+                overtime,
             };
         }
         touchdowns
