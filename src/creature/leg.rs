@@ -1213,14 +1213,13 @@ impl Creature {
         // pole each step, and the guard's other poses need not find it
         // again: a long-legged climber's tail foot, clear over a roof's
         // edge one step, was let go through it the next, 0.28 m in).
-        let last = last_pose.and_then(|joints| {
+        let mut last = last_pose.and_then(|joints| {
             let mut chain = self.legs[i].chain.clone();
             chain.set_pose(joints).ok()?;
             chain.set_root(hip);
             Some(chain)
         });
         let extra = usize::from(last.is_some());
-        let mut last = last;
         for attempt in 0..extra + KNEE_ATTEMPTS + POLE_SWEEP * sweeps {
             let leg = &self.legs[i];
             let (chain, report) = match last.take() {

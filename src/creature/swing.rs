@@ -600,12 +600,6 @@ impl Creature {
                 // Still coming down to its landing point: straight to it,
                 // as far as a walker's near-straight leg stays out (below).
                 foot = to;
-                if terrain.has_shapes()
-                    && !climber
-                    && !leg_line_clear(terrain, hip, foot, frame.reach)
-                {
-                    foot = clear_part(terrain, hip, frame.reach, leg.foot, foot, least);
-                }
             } else if terrain.has_shapes() {
                 foot = off_surface(terrain, foot, least);
                 // Round an edge the straight line to a far foothold would
@@ -628,15 +622,6 @@ impl Creature {
                         foot = reachable_part(terrain, hip, frame.reach, leg.foot, foot, least);
                     }
                 }
-                // A walker's leg near straight lies along the line from its
-                // hip: through a rim that line cuts, so does the leg (a
-                // centipede's hanging foot slid down a pit's wall, its leg
-                // straight through the rim, 80 mm in). The foot goes only
-                // as far as that line stays out, or waits. (A climber's
-                // leg bends over the edges it rounds.)
-                if !climber && !leg_line_clear(terrain, hip, foot, frame.reach) {
-                    foot = clear_part(terrain, hip, frame.reach, leg.foot, foot, least);
-                }
             } else {
                 // Reaching for ground out of reach (hanging, or a landing
                 // point the body has left behind), the leg bends short of
@@ -655,6 +640,17 @@ impl Creature {
                 if foot.distance(hip) > frame.reach {
                     foot = reachable_part(terrain, hip, frame.reach, leg.foot, foot, least);
                 }
+            }
+            // Among shapes, in the swing and coming down after it: a
+            // walker's leg near straight lies along the line from its hip,
+            // and through a rim that line cuts, so does the leg (a
+            // centipede's hanging foot slid down a pit's wall, its leg
+            // straight through the rim, 80 mm in). The foot goes only as far
+            // as that line stays out, or waits. (A climber's leg bends over
+            // the edges it rounds.)
+            if terrain.has_shapes() && !climber && !leg_line_clear(terrain, hip, foot, frame.reach)
+            {
+                foot = clear_part(terrain, hip, frame.reach, leg.foot, foot, least);
             }
             // Rounding an edge the body turns fast, and the arc (along its
             // up), the guard and the reach with it; a leg let go starts
