@@ -1924,12 +1924,12 @@ fn a_walkers_straight_leg_reaches_down_a_pit_no_farther_than_its_rim_allows() {
         "forward 14s, forward+right 3s, forward 23s",
     );
     assert!(s.penetration_max <= 0.005, "{} m in", s.penetration_max);
-    // What is left is a bent leg's swing past the rim, 27 mm in for a few
+    // What is left is a bent leg's swing past the rim, 6 mm in for a few
     // steps: the guards measure bones, but the swing does not yet steer
     // its leg round an edge.
-    assert_clean_climb_bones_within(&s, 0.03);
+    assert_clean_climb_bones_within(&s, 0.008);
     let bones = bones_driven(centipede(), pit(), &[(0.0, 14), (-1.0, 3), (0.0, 23)]);
-    assert_bones_within(&bones, 0.03, "the rim");
+    assert_bones_within(&bones, 0.008, "the rim");
 }
 
 /// A hexapod spawned in a closed room (walls 1 m thick, a ceiling 2 m up)
