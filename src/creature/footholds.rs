@@ -341,7 +341,9 @@ const CEILING_MARGIN: f32 = 0.01;
 /// meets the surface, and from there to the foot. Infinite for a foot on
 /// a face turned away from the one the line meets ([`OPPOSED_FACES`]): the
 /// far face of a thin wall from a hip beside its near one, which no leg
-/// reaches but through the wall.
+/// reaches but through the wall. Likewise for a foot whose line leaves
+/// the solid again by a face turned away from the one it entered by: the
+/// ground behind a thin wall, whose way round goes over the wall's top.
 pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 {
     let line = point - hip;
     let length = line.length();
@@ -349,7 +351,20 @@ pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 
         && length > 2.0 * EDGE_SLACK
         && let Some(hit) = terrain.raycast(hip, line, length - EDGE_SLACK)
     {
-        if terrain.normal_at(hit.point).dot(terrain.normal_at(point)) < OPPOSED_FACES {
+        let entered = terrain.normal_at(hit.point);
+        let (_, at_foot) = terrain.distance_and_normal(point);
+        if entered.dot(at_foot) < OPPOSED_FACES {
+            return f32::INFINITY;
+        }
+        // Back from just off the foot toward where the line entered, to
+        // where it leaves the solid. (A spider before a 5 cm wall 2 m tall
+        // took footholds on the floor behind it, 15 cm past it by the line,
+        // and swung its feet there through the wall.)
+        let from = point + at_foot * EDGE_SLACK;
+        let back = hit.point - from;
+        if let Some(left) = terrain.raycast(from, back, back.length())
+            && entered.dot(terrain.normal_at(left.point)) < OPPOSED_FACES
+        {
             return f32::INFINITY;
         }
         return hit.distance + hit.point.distance(point);
@@ -398,5 +413,29 @@ mod tests {
         // And one on the hip's own face, straight.
         let beside = Vec3::new(5.1, 2.4, 0.0);
         assert!((reach_needed(&ground, hip, beside) - hip.distance(beside)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_floor_behind_a_knife_thin_wall_is_out_of_reach_and_its_top_is_not() {
+        // 5 cm thick, 2 m tall: faces at x = 4.975 and 5.025, top at y = 2.
+        let field = boxed([5.0, 1.0, 0.0], [0.05, 2.0, 40.0]);
+        let ground = field.world();
+        // A spider's hip before the wall, on the floor.
+        let hip = Vec3::new(4.73, 0.34, -0.13);
+        // 0.45 m by the line, through the wall; the way round is over it.
+        let behind = Vec3::new(5.13, 0.0, -0.5);
+        assert_eq!(reach_needed(&ground, hip, behind), f32::INFINITY);
+        // The floor before it, and the wall's near face: straight.
+        for point in [Vec3::new(4.9, 0.0, -0.5), Vec3::new(4.975, 0.3, -0.4)] {
+            assert!((reach_needed(&ground, hip, point) - hip.distance(point)).abs() < 1e-5);
+        }
+        // From a hip up the near face, the top round its edge: over it.
+        let climbing = Vec3::new(4.7, 1.85, 0.0);
+        let on_top = Vec3::new(5.0, 2.0, 0.1);
+        let over = reach_needed(&ground, climbing, on_top);
+        assert!(
+            over.is_finite() && over >= climbing.distance(on_top) - 1e-5,
+            "{over}"
+        );
     }
 }
