@@ -1923,15 +1923,27 @@ fn no_foot_steps_through_a_knife_thin_wall_to_the_floor_behind_it() {
     for name in ["spider", "octopod"] {
         let s = common::drive(common::shipped_creature(name), wall(), "forward 40s");
         assert_clean_climb(&s);
-        assert!(s.time_on_walls > 5.0, "{name}: {} s on walls", s.time_on_walls);
+        assert!(
+            s.time_on_walls > 5.0,
+            "{name}: {} s on walls",
+            s.time_on_walls
+        );
         // Over the wall and on: more than half its speed over the drive.
         let wanted = 0.5 * f64::from(s.speed) * 40.0;
-        assert!(s.distance > wanted, "{name}: {} m, wanted {wanted}", s.distance);
+        assert!(
+            s.distance > wanted,
+            "{name}: {} m, wanted {wanted}",
+            s.distance
+        );
     }
-    // A walker stops before it, its legs on its own side.
-    let s = common::drive(common::shipped_creature("hexapod"), wall(), "forward 40s");
-    assert_clean_climb(&s);
-    assert!(s.time_on_walls == 0.0, "{} s on walls", s.time_on_walls);
+    // A walker stops before it, its legs on its own side, driven straight
+    // at it or turned into it (when every ray found the floor behind the
+    // wall, the hexapod hung a foot toward it through the wall).
+    for drive in ["forward 40s", "forward 15s, forward+left 2s, forward 23s"] {
+        let s = common::drive(common::shipped_creature("hexapod"), wall(), drive);
+        assert_clean_climb(&s);
+        assert!(s.time_on_walls == 0.0, "{} s on walls", s.time_on_walls);
+    }
 }
 
 /// A centipede turning at a 1 m pit's rim let a hanging foot slide down

@@ -206,33 +206,41 @@ impl Creature {
                 }
             }
         }
-        best.map_or_else(
-            || Foothold {
-                // Nothing anywhere: for a climber among walls the surface
-                // nearest the hip; otherwise the ground below it. (Not a
-                // ground walker's nearest surface: by a wall, its rest
-                // points inside the wall, that is the wall's face, and a
-                // five-legged walker turning along a wall stood its feet
-                // on it, tilted to its steepest, for good.)
-                hit: RayHit {
-                    point: if walls && climber {
-                        terrain.closest_point(hip)
-                    } else if walls {
-                        // Straight down among the shapes (a platform under
-                        // the hip, a pit's floor), the ground's alone past
-                        // them.
-                        terrain
-                            .raycast(hip, Vec3::NEG_Y, length)
-                            .map_or_else(|| terrain.project_down(hip).point, |hit| hit.point)
-                    } else {
-                        terrain.project_down(hip).point
+        // For a walker, a foothold no leg reaches but through the solid
+        // (the floor behind a thin wall) is no foothold: one turned into a
+        // 5 cm wall hung its foot toward the floor behind it, its leg
+        // through the wall, when every ray found that floor. (A climber
+        // hangs toward it and finds the wall's face as it goes: sent to
+        // the surface nearest its hip instead, an octopod crossing a
+        // bridge cut its edge and slowed to under half its speed.)
+        best.filter(|(stretch, _)| climber || stretch.is_finite())
+            .map_or_else(
+                || Foothold {
+                    // Nothing anywhere: for a climber among walls the surface
+                    // nearest the hip; otherwise the ground below it. (Not a
+                    // ground walker's nearest surface: by a wall, its rest
+                    // points inside the wall, that is the wall's face, and a
+                    // five-legged walker turning along a wall stood its feet
+                    // on it, tilted to its steepest, for good.)
+                    hit: RayHit {
+                        point: if walls && climber {
+                            terrain.closest_point(hip)
+                        } else if walls {
+                            // Straight down among the shapes (a platform under
+                            // the hip, a pit's floor), the ground's alone past
+                            // them.
+                            terrain
+                                .raycast(hip, Vec3::NEG_Y, length)
+                                .map_or_else(|| terrain.project_down(hip).point, |hit| hit.point)
+                        } else {
+                            terrain.project_down(hip).point
+                        },
+                        distance: 0.0,
                     },
-                    distance: 0.0,
+                    pull: 0,
                 },
-                pull: 0,
-            },
-            |(_, found)| found,
-        )
+                |(_, found)| found,
+            )
     }
 
     /// A climber's further rays for the leg of `reach` mounted at `hip`
@@ -356,13 +364,15 @@ pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 
         if entered.dot(at_foot) < OPPOSED_FACES {
             return f32::INFINITY;
         }
-        // Back from just off the foot toward where the line entered, to
-        // where it leaves the solid. (A spider before a 5 cm wall 2 m tall
-        // took footholds on the floor behind it, 15 cm past it by the line,
-        // and swung its feet there through the wall.)
+        // Back from just off the foot toward the hip, to where the line
+        // leaves the solid. (A spider before a 5 cm wall 2 m tall took
+        // footholds on the floor behind it, 15 cm past it by the line, and
+        // swung its feet there through the wall.) All the way to the hip:
+        // stopped where the line entered, an octopod crossing a bridge
+        // over a trench cut the slab's edge by 6 mm and slowed.
         let from = point + at_foot * EDGE_SLACK;
-        let back = hit.point - from;
-        if let Some(left) = terrain.raycast(from, back, back.length())
+        let back = hip - from;
+        if let Some(left) = terrain.raycast(from, back, back.length() - EDGE_SLACK)
             && entered.dot(terrain.normal_at(left.point)) < OPPOSED_FACES
         {
             return f32::INFINITY;
