@@ -1910,42 +1910,6 @@ fn an_octopod_crossing_a_thin_wall_stands_on_no_foot_behind_it() {
     assert_bones_within(&bones, 0.005, "the wall");
 }
 
-/// A wall 5 cm thick and 2 m tall across the path. Its near face, top and
-/// far face are climbed like any wall's; but the floor behind it is 15 cm
-/// from a foot on the floor before it by the line through it, and the
-/// spider, the octopod and the hexapod took footholds there and swung
-/// their feet to them through the wall (bones 24 mm in). A foothold whose
-/// line from the hip passes through the solid and out of a face turned
-/// away from the one it entered by is out of reach.
-#[test]
-fn no_foot_steps_through_a_knife_thin_wall_to_the_floor_behind_it() {
-    let wall = || flat_terrain("knifewall", &added_box([5.0, 1.0, 0.0], [0.05, 2.0, 40.0]));
-    for name in ["spider", "octopod"] {
-        let s = common::drive(common::shipped_creature(name), wall(), "forward 40s");
-        assert_clean_climb(&s);
-        assert!(
-            s.time_on_walls > 5.0,
-            "{name}: {} s on walls",
-            s.time_on_walls
-        );
-        // Over the wall and on: more than half its speed over the drive.
-        let wanted = 0.5 * f64::from(s.speed) * 40.0;
-        assert!(
-            s.distance > wanted,
-            "{name}: {} m, wanted {wanted}",
-            s.distance
-        );
-    }
-    // A walker stops before it, its legs on its own side, driven straight
-    // at it or turned into it (when every ray found the floor behind the
-    // wall, the hexapod hung a foot toward it through the wall).
-    for drive in ["forward 40s", "forward 15s, forward+left 2s, forward 23s"] {
-        let s = common::drive(common::shipped_creature("hexapod"), wall(), drive);
-        assert_clean_climb(&s);
-        assert!(s.time_on_walls == 0.0, "{} s on walls", s.time_on_walls);
-    }
-}
-
 /// A centipede turning at a 1 m pit's rim let a hanging foot slide down
 /// the pit's wall, its two-bone leg straight from the hip through the rim
 /// (80 mm in, the foot 21 mm into the wall). A walker's near-straight leg
