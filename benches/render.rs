@@ -42,10 +42,21 @@ fn bench_render(c: &mut Criterion) {
     views.finish();
 
     // Solid worlds: every view of the spider 12 s into its walk (on the
-    // wall; in the room under the overhang's ceiling; in the canyon).
+    // wall; in the room under the overhang's ceiling; in the canyon; on a
+    // wall 5 cm thick, thinner than a cell, which the sections look at
+    // more closely).
     let mut solids = c.benchmark_group("solid-view-200x60");
-    for terrain in ["wall", "overhang", "canyon"] {
-        let spec = skitter::config::load_terrain(terrain).expect("shipped terrain");
+    for terrain in ["wall", "overhang", "canyon", "knife"] {
+        let spec = if terrain == "knife" {
+            skitter::config::parse_terrain(
+                "knife",
+                "name = \"knife\"\n[noise]\nfractal = \"flat\"\n[[shapes]]\nkind = \"box\"\n\
+                 center = [5.0, 1.0, 0.0]\nsize = [0.05, 2.0, 40.0]\n",
+            )
+            .expect("a valid terrain")
+        } else {
+            skitter::config::load_terrain(terrain).expect("shipped terrain")
+        };
         let sources = Sources {
             creature: "spider".into(),
             terrain: terrain.into(),

@@ -498,6 +498,35 @@ fn the_top_view_shows_a_climber_under_a_roof_through_it() {
     }
 }
 
+/// The side view's section looks at each cell's centre, and a wall
+/// thinner than a cell fell between them: the view showed the spider
+/// climbing a 5 cm wall as climbing nothing. Cells near a thin shape are
+/// looked at at points no farther apart than it is thick.
+#[test]
+fn the_side_view_draws_a_wall_thinner_than_a_cell() {
+    use skitter::render::{Camera, ViewKind, render_view};
+    for thickness in [0.05, 0.02] {
+        // A wall 2 m tall across the path, 1 m ahead of the spawn.
+        let wall = flat_terrain("knife", &added_box([1.0, 1.0, 0.0], [thickness, 2.0, 40.0]));
+        let field = std::sync::Arc::new(Heightfield::generate(&wall));
+        let world = World::new(field, common::shipped_creature("spider"), 1);
+        // The wall's rows: it reaches past the top of the view at the
+        // default zoom, and shows whole, 7 rows, zoomed out to half.
+        for (zoom, least_rows) in [(1.0, 10), (0.5, 7)] {
+            let camera = Camera {
+                zoom,
+                ..Camera::default()
+            };
+            let text = render_view(&world, ViewKind::Side, &camera, 80, 24).to_text();
+            let rows = text.lines().filter(|row| row.contains('%')).count();
+            assert!(
+                rows >= least_rows,
+                "{thickness} m, zoom {zoom}: {rows} rows\n{text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn snapshot_the_spider_climbing_the_wall_side_view() {
     use skitter::render::{Camera, ViewKind, render_view};

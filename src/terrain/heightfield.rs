@@ -816,6 +816,37 @@ impl<'a> Ground<'a> {
         p.y < self.height(p.x, p.z)
     }
 
+    /// Whether an added (not carved) shape comes within `within` metres of
+    /// `p`: where a view sampling the solid at points `within` apart may
+    /// pass between the faces of a thin one.
+    pub fn added_shape_within(&self, p: Vec3, within: f32) -> bool {
+        if !self.has_shapes() {
+            return false;
+        }
+        let world = p + self.offset();
+        let (near, edge) = self.field.index.near(world.x, world.z);
+        let candidates = if within <= edge {
+            near
+        } else {
+            self.field.index.every()
+        };
+        candidates.iter().any(|&i| {
+            let shape = &self.field.shapes[i as usize];
+            !shape.subtract && shape.distance(world) < within
+        })
+    }
+
+    /// The thickness of the thinnest added shape (its least full extent),
+    /// or infinity with none.
+    pub fn thinnest_added_shape(&self) -> f32 {
+        self.field
+            .shapes
+            .iter()
+            .filter(|shape| !shape.subtract)
+            .map(|shape| 2.0 * shape.half.min_element())
+            .fold(f32::INFINITY, f32::min)
+    }
+
     /// The last shape in file order that holds world point `world`.
     #[inline]
     fn holder(&self, world: Vec3) -> Option<&'a Shape> {
