@@ -31,6 +31,7 @@ fn headless_prints_a_summary_with_every_field() {
         "max_lifted_seen",
         "foot_slip_max",
         "foot_gap_max",
+        "footless_seconds_max",
         "penetration_max",
         "ik_error_max",
         "ik_error_p99",

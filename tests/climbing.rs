@@ -1289,6 +1289,55 @@ fn a_body_whose_feet_all_hang_settles_onto_the_ground_and_never_walks_on_air() {
     }
 }
 
+/// The summary's `footless_seconds_max`: the longest any creature went
+/// with no foot planted. Walking on the flat, never (a hop between
+/// footfalls at most); set down on a ridged peak the octopod, whose feet
+/// all hang off the flanks for a while, lies on its belly with none
+/// planted for 0.73 s.
+#[test]
+fn the_summary_counts_the_longest_time_with_no_foot_planted() {
+    let flat = common::drive(
+        common::shipped_creature("octopod"),
+        common::shipped_terrain("flat"),
+        "forward 20s",
+    );
+    assert_eq!(flat.footless_seconds_max, 0.0);
+    let peak = common::drive(
+        common::shipped_creature("octopod"),
+        steep_ridges(6, 0.02),
+        "forward 40s",
+    );
+    assert!(
+        peak.footless_seconds_max > 0.5 && peak.footless_seconds_max < 40.0,
+        "{}",
+        peak.footless_seconds_max
+    );
+}
+
+/// Every shipped climber and the biped on every solid shipped terrain
+/// keep a foot planted: no body is held up by nothing for longer than a
+/// fifth of a second, about a swing. (Among shapes a body with every foot
+/// hanging does not settle as it does on open ground; over a carve's
+/// opening the user terrains have bodies walking on the air, see the
+/// README.)
+#[test]
+fn no_shipped_creature_is_held_up_by_nothing_on_the_solid_terrains() {
+    for creature in ["spider", "octopod", "biped"] {
+        for terrain in ["wall", "overhang", "canyon"] {
+            let s = common::drive(
+                common::shipped_creature(creature),
+                common::shipped_terrain(terrain),
+                "forward 60s",
+            );
+            assert!(
+                s.footless_seconds_max <= 0.2,
+                "{creature} on {terrain}: {} s with no foot planted",
+                s.footless_seconds_max
+            );
+        }
+    }
+}
+
 /// Why a 40 s forward drive falls short: under half its commanded speed
 /// along its path, or not [`sound`].
 fn stalled_or_unsound(s: &Summary) -> Option<String> {

@@ -77,6 +77,9 @@ pub struct StepEvents {
     pub travelled: f32,
     /// Leg solves whose bone lengths had to be repaired.
     pub ik_repairs: u32,
+    /// Seconds since a foot was last planted, after the step (0 with one
+    /// down).
+    pub footless_for: f32,
 }
 
 /// A creature walking on a terrain.
@@ -694,6 +697,7 @@ impl Creature {
         } else {
             self.motion.footless_for + dt
         };
+        events.footless_for = self.motion.footless_for;
         events
     }
 }

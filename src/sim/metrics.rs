@@ -131,6 +131,8 @@ pub struct Metrics {
     pub foot_slip_max: f32,
     /// Largest distance of a grounded foot (chain end) from the surface.
     pub foot_gap_max: f32,
+    /// Longest time (seconds) a creature had no foot planted.
+    pub footless_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
     /// Smallest distance from the body box (its corners, its centre and
@@ -213,6 +215,7 @@ impl Metrics {
             max_lifted_seen: 0,
             foot_slip_max: 0.0,
             foot_gap_max: 0.0,
+            footless_max: 0.0,
             penetration_max: 0.0,
             body_clearance_min: f32::INFINITY,
             joint_clearance_min: f32::INFINITY,
@@ -276,6 +279,7 @@ impl Metrics {
         self.gait_violations += u64::from(events.gait_violation);
         self.ik_repairs += u64::from(events.ik_repairs);
         self.max_lifted_seen = self.max_lifted_seen.max(events.lifted);
+        self.footless_max = max_or_nan(self.footless_max, events.footless_for);
         self.last.lifted += events.lifted;
         track.odometer += f64::from(events.travelled);
 
@@ -475,6 +479,7 @@ impl Metrics {
         self.max_lifted_seen = self.max_lifted_seen.max(other.max_lifted_seen);
         self.foot_slip_max = max_or_nan(self.foot_slip_max, other.foot_slip_max);
         self.foot_gap_max = max_or_nan(self.foot_gap_max, other.foot_gap_max);
+        self.footless_max = max_or_nan(self.footless_max, other.footless_max);
         self.penetration_max = max_or_nan(self.penetration_max, other.penetration_max);
         self.body_clearance_min = min_or_nan(self.body_clearance_min, other.body_clearance_min);
         self.joint_clearance_min = min_or_nan(self.joint_clearance_min, other.joint_clearance_min);
@@ -564,6 +569,10 @@ pub struct Summary {
     pub foot_slip_max: f32,
     /// Largest distance of a grounded foot from the surface.
     pub foot_gap_max: f32,
+    /// Longest stretch (seconds) any creature went with no foot planted:
+    /// a hop between footfalls is a fraction of a step; longer, its body
+    /// is held up by nothing (feet out of reach of anything to stand on).
+    pub footless_seconds_max: f32,
     /// Deepest any joint went below the surface.
     pub penetration_max: f32,
     /// Smallest distance from the body box (its centre, its corners and

@@ -749,6 +749,7 @@ impl World {
             max_lifted_seen: m.max_lifted_seen,
             foot_slip_max: m.foot_slip_max,
             foot_gap_max: m.foot_gap_max,
+            footless_seconds_max: m.footless_max,
             penetration_max: m.penetration_max,
             // Infinite only when nothing was observed yet.
             body_clearance_min: finite_or_zero(m.body_clearance_min),
