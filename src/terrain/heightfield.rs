@@ -122,6 +122,9 @@ pub struct Heightfield {
     /// The lowest point of any shape, added or carved (+∞ with none): how
     /// deep a carve can open the ground.
     shapes_bottom: f32,
+    /// The least full extent of any added shape (∞ with none): below it,
+    /// a view's samples may pass between a thin shape's faces.
+    thinnest_added: f32,
     /// Which shapes stand near each part of the plane.
     index: Arc<ShapeIndex>,
     /// The ground's height everywhere when it is a plane (`fractal =
@@ -187,6 +190,12 @@ impl Heightfield {
                 .shapes
                 .iter()
                 .map(Shape::bottom)
+                .fold(f32::INFINITY, f32::min),
+            thinnest_added: spec
+                .shapes
+                .iter()
+                .filter(|s| !s.subtract)
+                .map(|s| 2.0 * s.half.min_element())
                 .fold(f32::INFINITY, f32::min),
         };
         // The initial extent, capped so it never evicts its own chunks.
@@ -839,12 +848,7 @@ impl<'a> Ground<'a> {
     /// The thickness of the thinnest added shape (its least full extent),
     /// or infinity with none.
     pub fn thinnest_added_shape(&self) -> f32 {
-        self.field
-            .shapes
-            .iter()
-            .filter(|shape| !shape.subtract)
-            .map(|shape| 2.0 * shape.half.min_element())
-            .fold(f32::INFINITY, f32::min)
+        self.field.thinnest_added
     }
 
     /// The last shape in file order that holds world point `world`.
