@@ -1050,11 +1050,7 @@ fn a_climber_on_its_back_turns_back_onto_its_feet() {
 #[test]
 fn the_octopod_toppled_off_a_thin_wall_keeps_its_knees_out_of_the_floor() {
     let wall = flat_terrain("thinwall", &added_box([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]));
-    let s = common::drive(
-        common::shipped_creature("octopod"),
-        wall,
-        "forward 12s, forward+right 4s, forward 24s",
-    );
+    let s = common::drive(common::shipped_creature("octopod"), wall, TURN_RIGHT_AT_12S);
     // It climbed the wall (and came off it) rather than stopping short.
     assert!(s.time_on_walls > 5.0, "{} s on walls", s.time_on_walls);
     // Its legs wrapped over the top graze the top's edges: 17 mm.
@@ -1123,6 +1119,15 @@ fn a_foot_lifting_off_a_roofs_edge_under_its_hanging_body_stays_out_of_the_roof(
 fn added_box(center: [f32; 3], size: [f32; 3]) -> String {
     format!("[[shapes]]\nkind = \"box\"\ncenter = {center:?}\nsize = {size:?}\n")
 }
+
+/// A `[[shapes]]` table for a box turned `yaw` degrees about +Y.
+fn turned_box(center: [f32; 3], size: [f32; 3], yaw: f32) -> String {
+    added_box(center, size) + &format!("yaw = {yaw:?}\n")
+}
+
+/// The drive the turning scenarios share: forward 12 s, then turning right
+/// for 4 s as it goes (at a wall's foot or on top), then forward again.
+const TURN_RIGHT_AT_12S: &str = "forward 12s, forward+right 4s, forward 24s";
 
 /// A `[[shapes]]` table for a box carved out of what comes before it.
 fn carved_box(center: [f32; 3], size: [f32; 3]) -> String {
@@ -1879,11 +1884,7 @@ fn a_spider_crossing_a_thin_wall_keeps_its_bones_out_of_it() {
 #[test]
 fn a_spider_turning_on_a_thin_wall_takes_its_hanging_foot_over_the_top() {
     let wall = flat_terrain("thinwall", &added_box([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]));
-    let s = common::drive(
-        common::shipped_creature("spider"),
-        wall,
-        "forward 12s, forward+right 4s, forward 24s",
-    );
+    let s = common::drive(common::shipped_creature("spider"), wall, TURN_RIGHT_AT_12S);
     assert!(s.time_on_walls > 5.0, "{} s on walls", s.time_on_walls);
     assert!(s.distance > 20.0, "{} m", s.distance);
     assert_clean_climb(&s);
@@ -1914,12 +1915,12 @@ fn a_walker_reaching_down_a_pits_wall_keeps_its_leg_out_of_the_rim() {
 fn a_walker_turning_at_a_turned_blocks_foot_draws_its_feet_in_without_jumps() {
     let block = flat_terrain(
         "edgeon",
-        &(added_box([6.0, 1.5, 0.0], [2.0, 3.0, 2.0]) + "yaw = 45.0\n"),
+        &turned_box([6.0, 1.5, 0.0], [2.0, 3.0, 2.0], 45.0),
     );
     let s = common::drive(
         common::shipped_creature("hexapod"),
         block,
-        "forward 12s, forward+right 4s, forward 24s",
+        TURN_RIGHT_AT_12S,
     );
     assert!(
         s.foot_speed_max <= 10.0,
@@ -2042,12 +2043,12 @@ fn a_walker_turning_in_a_closed_room_keeps_its_legs_out_of_the_walls() {
 fn a_foot_held_off_its_landing_point_swings_again() {
     let block = flat_terrain(
         "yawbox",
-        &(added_box([6.0, 0.75, 0.0], [1.0, 1.5, 12.0]) + "yaw = 45.0\n"),
+        &turned_box([6.0, 0.75, 0.0], [1.0, 1.5, 12.0], 45.0),
     );
     let s = common::drive(
         common::shipped_creature("octopod"),
         block,
-        "forward 12s, forward+right 4s, forward 24s",
+        TURN_RIGHT_AT_12S,
     );
     assert!(s.distance > 20.0, "{} m", s.distance);
     assert_clean_climb(&s);
