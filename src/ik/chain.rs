@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use glam::{DVec3, Quat, Vec3};
+use smallvec::SmallVec;
 
 use super::IkError;
 use super::limits::{JointLimit, Limits, UnitLimit};
@@ -17,11 +18,16 @@ use super::limits::{JointLimit, Limits, UnitLimit};
 /// with it.
 #[derive(Debug, PartialEq)]
 pub struct Chain {
-    joints: Vec<Vec3>,
+    joints: Joints,
     /// What the chain's copies share: a thousand legs of one kind hold one.
     bones: Arc<Bones>,
     rest_frame: Quat,
 }
+
+/// A chain's joint positions: inline up to a three-bone leg's four, so a
+/// creature's legs need no buffer of their own each (in a swarm of 100 000
+/// spiders those buffers were 256 bytes a spider).
+type Joints = SmallVec<[Vec3; 4]>;
 
 /// The fixed part of a chain: its bones and their limits, shared by every
 /// copy (a creature's legs are copies of its kind's rest chains), so a copy
@@ -97,7 +103,7 @@ impl Chain {
             .map(|l| f64::from(*l) / f64::from(reach))
             .collect();
         Ok(Chain {
-            joints,
+            joints: Joints::from_slice(&joints),
             bones: Arc::new(Bones {
                 lengths,
                 reach,

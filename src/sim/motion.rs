@@ -6,6 +6,7 @@
 //! the same whole cells, so no figure sees a jump that did not happen.
 
 use glam::{Vec2, Vec3};
+use smallvec::SmallVec;
 
 use crate::creature::{Creature, LEG_GAP, LegPhase, legs_cross, support_margin};
 use crate::geometry::ConvexHull;
@@ -23,8 +24,10 @@ pub struct MotionMemory {
     /// Body centre one and two steps ago.
     body: [Vec3; 2],
     up: Vec3,
-    ends: Vec<Vec3>,
-    grounded: Vec<bool>,
+    /// Inline for the common leg counts: a swarm holds one memory a
+    /// creature, and two heap buffers each were 96 bytes of a spider's.
+    ends: SmallVec<[Vec3; 4]>,
+    grounded: SmallVec<[bool; 16]>,
 }
 
 impl MotionMemory {
@@ -208,13 +211,19 @@ impl MotionFigures {
         memory.body[1] = memory.body[0];
         memory.body[0] = body.position;
         memory.up = body.up();
-        memory.ends.clear();
-        memory
-            .ends
-            .extend(creature.legs.iter().map(|leg| leg.chain.end()));
-        memory.grounded.clear();
-        memory
-            .grounded
-            .extend(creature.legs.iter().map(|leg| leg.is_grounded()));
+        // A creature keeps its legs: after the first step this overwrites
+        // in place (the inline vectors' `extend` cost more than the copy).
+        let legs = creature.legs.len();
+        memory.ends.resize(legs, Vec3::ZERO);
+        memory.grounded.resize(legs, false);
+        for ((leg, end), grounded) in creature
+            .legs
+            .iter()
+            .zip(&mut memory.ends)
+            .zip(&mut memory.grounded)
+        {
+            *end = leg.chain.end();
+            *grounded = leg.is_grounded();
+        }
     }
 }
