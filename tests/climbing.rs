@@ -2053,3 +2053,56 @@ fn a_foot_held_off_its_landing_point_swings_again() {
     assert!(s.distance > 20.0, "{} m", s.distance);
     assert_clean_climb(&s);
 }
+
+/// A slab `bottom` metres up, 0.3 m thick and 4 m long, across the path of
+/// a creature walking +X, from 5 m ahead.
+fn floating_slab(bottom: f32) -> skitter::terrain::TerrainSpec {
+    flat_terrain(
+        "slab",
+        &added_box([7.0, bottom + 0.15, 0.0], [4.0, 0.3, 20.0]),
+    )
+}
+
+/// The biped, stopped before a slab 0.55 m up (lower than its body's
+/// top), turns left along it: the foot on the slab's side set itself on
+/// the slab's top, above its hip, and then the gait lifted it while the
+/// other foot hung, and the body rode the slab's edge for 16 s on no foot.
+/// Now the gait never lifts a ground walker's last planted foot while
+/// another hangs, and the body comes down until the hanging foot's
+/// foothold is in reach.
+#[test]
+fn a_walker_turning_beside_a_low_slab_keeps_a_foot_planted() {
+    let s = common::drive(
+        common::shipped_creature("biped"),
+        floating_slab(0.55),
+        "forward 15s, forward+left 2s, forward 23s",
+    );
+    assert!(
+        s.footless_seconds_max <= 0.2,
+        "{} s with no foot planted",
+        s.footless_seconds_max
+    );
+    assert!(s.distance > 15.0, "{} m", s.distance);
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+}
+
+/// The biped walks under a slab 1.3 m up, higher than its body: the ray
+/// for the ground under the body started inside the slab and found
+/// nothing, the slab's underside stood in for the ground, and the body
+/// rose to it with both feet hanging for 7 s.
+#[test]
+fn a_walker_walks_under_a_slab_higher_than_its_body() {
+    let s = common::drive(
+        common::shipped_creature("biped"),
+        floating_slab(1.3),
+        "forward 40s",
+    );
+    assert!(
+        s.footless_seconds_max <= 0.2,
+        "{} s with no foot planted",
+        s.footless_seconds_max
+    );
+    // At its speed all the way (24.9 m in 40 s), under the slab and on.
+    assert!(s.distance > 20.0, "{} m", s.distance);
+    assert_clean_climb(&s);
+}

@@ -18,7 +18,7 @@
 use glam::{Quat, Vec3};
 
 use super::leg::LegPhase;
-use super::spec::OrientationSource;
+use super::spec::{OrientationSource, Surface};
 use super::state::StepScratch;
 use super::{Body, Creature, feet_plane_normal};
 use crate::terrain::{BoxGap, Ground, RayHit, slope_normal};
@@ -60,6 +60,13 @@ const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
 /// of world up): the height spring and the guard raise it straight up, and
 /// stranded it may step off its balance. Below it, it is on its side.
 pub(super) const STANDING_UP: f32 = 0.5;
+/// How far under a ceiling (metres) the ray for the surface under the
+/// body starts (see `Creature::surface_below_any_ceiling`).
+const CEILING_MARGIN: f32 = 0.01;
+/// How far from its hip (a share of its reach) the body brings a hanging
+/// leg's foothold (see `Creature::lowest_reaching_height`): inside the reach
+/// a swing lands within, with room for the body's springs to overshoot.
+const HANGING_REACH: f32 = 0.9;
 /// The height spring rises for a surface only when its normal leans toward
 /// the body's up by more than this cosine (about 75°).
 const FACING_UP: f32 = 0.25;
@@ -204,6 +211,61 @@ impl Creature {
         across * (offset - up * offset.dot(up)).dot(across) * SWAY_SHARE
     }
 
+    /// How far the body may move along `up` (negative: down) for every
+    /// hanging leg's foothold to come within [`HANGING_REACH`] of its hip,
+    /// where moving along `up` can bring it there at all; infinite with no
+    /// leg hanging. The ride height over the feet is the mean of their
+    /// footholds, which holds a body above a foothold its leg cannot reach
+    /// when another foot stands high: a biped with one foot on a ledge 0.83
+    /// m up and the other's foothold on the floor stood for good, the
+    /// floor 1 m under that hip, its reach 0.75 m. The body moves to make
+    /// the foothold reachable instead (its guards still keep it off the
+    /// ground). For a ground walker among walls only: on open ground a body
+    /// with no foot down settles onto the ground (`is_footless`), and
+    /// there, bringing hanging footholds within reach stalled a centipede
+    /// on ridged noise; a climber lowered so on a knife-edge wall's top, on
+    /// its side, was carried up off it by its other springs and hung in
+    /// the air for 2.6 s.
+    fn lowest_reaching_height(&self, up: Vec3) -> f32 {
+        let mut most = f32::INFINITY;
+        for (i, leg) in self.legs.iter().enumerate() {
+            if !leg.hanging {
+                continue;
+            }
+            let hip = self.body.to_world(self.spec.legs[i].mount);
+            let reach = HANGING_REACH * self.shared.frames[i].reach;
+            let offset = hip - leg.desired;
+            let along = offset.dot(up);
+            let across_squared = offset.length_squared() - along * along;
+            let room = reach * reach - across_squared;
+            if room > 0.0 {
+                most = most.min(room.sqrt() - along);
+            }
+        }
+        most
+    }
+
+    /// Among shapes, the surface under the body along `-up` from just
+    /// under the ceiling over it, when a ceiling hangs lower than the ride
+    /// height above it (the ray from there, which then starts inside the
+    /// ceiling, finds nothing). Without it the nearest surface stood in: a
+    /// biped walking under a slab 1.3 m up took the slab's underside, 0.6 m
+    /// above its body, for the ground, rose to it and walked on with both
+    /// feet hanging for 7 s.
+    fn surface_below_any_ceiling(
+        &self,
+        terrain: &Ground<'_>,
+        up: Vec3,
+        length: f32,
+    ) -> Option<RayHit> {
+        if !terrain.has_shapes() || terrain.inside(self.body.position) {
+            return None;
+        }
+        let ceiling = terrain.raycast(self.body.position, up, self.spec.body.height)?;
+        let start = (ceiling.distance - CEILING_MARGIN).max(0.0);
+        terrain.raycast(self.body.position + up * start, -up, length)
+    }
+
     /// Stage 5: tilt, height and sway springs, then the ground guard.
     pub(super) fn update_posture(
         &mut self,
@@ -220,12 +282,10 @@ impl Creature {
         let below = if footless {
             terrain.project_down(self.body.position)
         } else {
+            let length = 4.0 * self.spec.body.height + self.spec.max_reach();
             terrain
-                .raycast(
-                    self.body.position + up * self.spec.body.height,
-                    -up,
-                    4.0 * self.spec.body.height + self.spec.max_reach(),
-                )
+                .raycast(self.body.position + up * self.spec.body.height, -up, length)
+                .or_else(|| self.surface_below_any_ceiling(terrain, up, length))
                 .unwrap_or_else(|| {
                     if terrain.has_shapes() {
                         let point = terrain.closest_point(self.body.position);
@@ -326,6 +386,9 @@ impl Creature {
             self.spec.body.height - bob
         };
         let mut error = ride - height;
+        if self.among_walls && self.spec.body.surface == Surface::Ground {
+            error = error.min(self.lowest_reaching_height(up));
+        }
         // Guard: never let the feet bring the body's underside near the
         // ground under it.
         let gap = (self.body.position - below.point).dot(up);
