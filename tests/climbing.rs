@@ -2106,3 +2106,56 @@ fn a_walker_walks_under_a_slab_higher_than_its_body() {
     assert!(s.distance > 20.0, "{} m", s.distance);
     assert_clean_climb(&s);
 }
+
+/// A well 1.2 m across and 2 m deep, 4.4 m ahead: a ground walker stops
+/// at its rim as before a wall (it walked on across the opening, on the
+/// air, before), and turned away walks on.
+#[test]
+fn a_walker_stops_at_a_well_and_turned_away_walks_on() {
+    let well = || {
+        flat_terrain(
+            "well",
+            "[[shapes]]\nkind = \"cylinder\"\ncenter = [5.0, -1.0, 0.0]\nradius = 0.6\n\
+             height = 2.02\nsubtract = true\n",
+        )
+    };
+    let mut world = common::walking_world(common::shipped_creature("biped"), well());
+    for _ in 0..40 * 120 {
+        world.step();
+        let (body, _) = body_pose(&world);
+        assert!(body.x < 4.4, "the body went over the well: {body}");
+    }
+    let s = world.summary(1.0);
+    assert!(s.distance > 3.0, "stopped {} m short", 4.4 - s.distance);
+    assert_eq!(s.footless_seconds_max, 0.0);
+    assert_clean_climb(&s);
+    let turned = common::drive(common::shipped_creature("biped"), well(), TURN_RIGHT_AT_12S);
+    assert!(turned.distance > 15.0, "{} m", turned.distance);
+    assert_clean_climb(&turned);
+}
+
+/// The hexapod, set down on a plateau 1 m high (four times its ride
+/// height), walks to its edge and stops there rather than walking off it
+/// into the air (it had, with no foot planted for seconds). A trench as
+/// deep but no wider than its legs reach is stepped across as before.
+#[test]
+fn a_walker_stops_at_a_drop_deeper_than_it_rides_high_and_steps_over_a_narrow_one() {
+    let plateau = flat_terrain("plateau", &added_box([0.0, 0.5, 0.0], [10.0, 1.0, 10.0]));
+    let mut world = common::walking_world(common::shipped_creature("hexapod"), plateau);
+    for _ in 0..20 * 120 {
+        world.step();
+    }
+    let (body, _) = body_pose(&world);
+    assert!(
+        body.x > 3.5 && body.x < 5.0 && body.y > 1.0,
+        "not stopped at the edge: {body}"
+    );
+    let s = world.summary(1.0);
+    assert_eq!(s.footless_seconds_max, 0.0);
+    assert_clean_climb(&s);
+
+    let narrow = flat_terrain("narrow", &carved_box([5.0, -1.49, 0.0], [0.5, 3.0, 40.0]));
+    let s = common::drive(common::shipped_creature("biped"), narrow, "forward 40s");
+    assert!(s.distance > 20.0, "{} m", s.distance);
+    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+}

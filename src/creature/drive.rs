@@ -40,6 +40,12 @@ const OBSTACLE_MARGIN: f32 = 0.15;
 /// The lowest a ground walker looks for a face ahead over its feet
 /// (metres), whatever its step height.
 const LOWEST_LEDGE: f32 = 0.05;
+/// The finest a ground walker looks for a drop ahead (metres), whatever
+/// its stride (see `Creature::drop_ahead`).
+const MIN_DROP_SPACING: f32 = 0.05;
+/// The most points along its path a ground walker looks for a drop at,
+/// each step (besides those across a gap it steps over).
+const MAX_DROP_SAMPLES: usize = 24;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
 /// A body that moved less than this fraction of its commanded speed over a
@@ -214,9 +220,10 @@ impl Creature {
 
     /// The fastest a ground walker may walk forward and still stop, at its
     /// braking rate, before a face steeper than its `max_slope` ahead (a
-    /// wall) and taller than its feet step up by: its feet and body keep
-    /// clear of it. Unbounded for climbers (a wall is more ground to them)
-    /// and on open ground.
+    /// wall) and taller than its feet step up by, or a drop deeper than it
+    /// steps down (see [`drop_ahead`](Self::drop_ahead)): its feet and body
+    /// keep clear of it. Unbounded for climbers (a wall is more ground to
+    /// them) and on open ground.
     fn obstacle_speed(&self, terrain: &Ground<'_>) -> f32 {
         let spec = &self.spec;
         if spec.body.surface == Surface::Any || !terrain.has_shapes() {
@@ -252,10 +259,59 @@ impl Creature {
                 }
             }
         }
+        gap = gap.min(self.drop_ahead(terrain, margin + stopping));
         if !gap.is_finite() {
             return f32::INFINITY;
         }
         (2.0 * braking * (gap - margin).max(0.0)).sqrt()
+    }
+
+    /// How far ahead, within `look` metres, a ground walker's path meets a
+    /// drop it does not step down (the ground more than its ride height
+    /// below its feet, or none): infinite with none. A well or a pit is an
+    /// obstacle as a wall is: a biped walked into a 2 m well and stood at
+    /// its rim, one foot on the edge and the other hanging toward the floor
+    /// far below, for good. (Before, it walked on across the well's
+    /// opening as if on a lid.) Looked for every `step_threshold` along the
+    /// way.
+    fn drop_ahead(&self, terrain: &Ground<'_>, look: f32) -> f32 {
+        let spec = &self.spec;
+        let forward = self.body.forward();
+        let up = self.body.up();
+        let spacing = spec.gait.step_threshold.max(MIN_DROP_SPACING);
+        // A step down as deep as the body rides high is the most a walker
+        // takes. (Allowing a leg's whole reach below that, a biped walked
+        // into a crater's steepening bowl and hung on no foot for a
+        // second.)
+        let deepest = 2.0 * spec.body.height;
+        let across = self
+            .shared
+            .frames
+            .iter()
+            .map(|f| f.reach)
+            .fold(0.0, f32::max);
+        let is_drop = |distance: f32| {
+            let from = self.body.position + forward * distance;
+            !terrain.inside(from) && terrain.raycast(from, -up, deepest).is_none()
+        };
+        // A gap no wider than a leg reaches is stepped across (a biped
+        // crossed a trench 0.5 m wide, a foot always down), so a drop counts
+        // only when no ground comes back within that. (The samples along it
+        // are not counted against `MAX_DROP_SAMPLES`: a gap needs as many
+        // as a leg's reach takes, and a wider one ends the look.)
+        let samples = ((look / spacing).ceil() as usize).min(MAX_DROP_SAMPLES);
+        let wide = (across / spacing).ceil() as usize;
+        let mut k = 1;
+        while k <= samples {
+            if is_drop(k as f32 * spacing) {
+                match (k + 1..=k + wide).find(|&j| !is_drop(j as f32 * spacing)) {
+                    Some(ground) => k = ground,
+                    None => return k as f32 * spacing,
+                }
+            }
+            k += 1;
+        }
+        f32::INFINITY
     }
 
     /// The body after moving `advance` metres forward and turning `angle`
