@@ -2136,10 +2136,12 @@ fn a_walker_stops_at_a_well_and_turned_away_walks_on() {
 
 /// The hexapod, set down on a plateau 1 m high (four times its ride
 /// height), walks to its edge and stops there rather than walking off it
-/// into the air (it had, with no foot planted for seconds). A trench as
-/// deep but no wider than its legs reach is stepped across as before.
+/// into the air (it had, with no foot planted for seconds). The biped stops
+/// before a trench 0.5 m wide and 3 m deep as well: it crossed it before
+/// only by standing on the opening, which the distance field read as a
+/// lid.
 #[test]
-fn a_walker_stops_at_a_drop_deeper_than_it_rides_high_and_steps_over_a_narrow_one() {
+fn a_walker_stops_at_a_drop_deeper_than_it_rides_high() {
     let plateau = flat_terrain("plateau", &added_box([0.0, 0.5, 0.0], [10.0, 1.0, 10.0]));
     let mut world = common::walking_world(common::shipped_creature("hexapod"), plateau);
     for _ in 0..20 * 120 {
@@ -2155,7 +2157,26 @@ fn a_walker_stops_at_a_drop_deeper_than_it_rides_high_and_steps_over_a_narrow_on
     assert_clean_climb(&s);
 
     let narrow = flat_terrain("narrow", &carved_box([5.0, -1.49, 0.0], [0.5, 3.0, 40.0]));
-    let s = common::drive(common::shipped_creature("biped"), narrow, "forward 40s");
-    assert!(s.distance > 20.0, "{} m", s.distance);
-    assert!(sound(&s).is_empty(), "{:?}", sound(&s));
+    let mut world = common::walking_world(common::shipped_creature("biped"), narrow);
+    for _ in 0..20 * 120 {
+        world.step();
+        let (body, _) = body_pose(&world);
+        assert!(body.x < 4.75 && body.y > 0.5, "into the trench: {body}");
+    }
+    assert_clean_climb(&world.summary(1.0));
+}
+
+/// The strider, stopped at a box 1 m tall (twice its ride height), turns
+/// beside it: a foot whose rest point came over the box took its top, 0.55
+/// m over the hip, and the body tipped onto the box's edge with a knee 177
+/// mm in. A ground walker now steps up no higher above its hip than it
+/// rides.
+#[test]
+fn a_walker_turning_beside_a_tall_box_keeps_off_its_top() {
+    let s = common::drive(
+        common::shipped_creature("strider"),
+        flat_terrain("block", &added_box([7.0, 0.5, 0.0], [8.0, 1.0, 8.0])),
+        "forward 10s, forward+left 3s, forward 27s",
+    );
+    assert_clean_climb(&s);
 }

@@ -44,7 +44,7 @@ const LOWEST_LEDGE: f32 = 0.05;
 /// its stride (see `Creature::drop_ahead`).
 const MIN_DROP_SPACING: f32 = 0.05;
 /// The most points along its path a ground walker looks for a drop at,
-/// each step (besides those across a gap it steps over).
+/// each step.
 const MAX_DROP_SAMPLES: usize = 24;
 /// Braking may change speed this many times faster than speeding up.
 const BRAKING_FACTOR: f32 = 2.0;
@@ -273,7 +273,9 @@ impl Creature {
     /// its rim, one foot on the edge and the other hanging toward the floor
     /// far below, for good. (Before, it walked on across the well's
     /// opening as if on a lid.) Looked for every `step_threshold` along the
-    /// way.
+    /// way, so a gap narrower than a leg reaches counts too: walkers had
+    /// crossed a trench 0.5 m wide only by standing on its opening, which
+    /// the distance field read as a lid.
     fn drop_ahead(&self, terrain: &Ground<'_>, look: f32) -> f32 {
         let spec = &self.spec;
         let forward = self.body.forward();
@@ -284,34 +286,15 @@ impl Creature {
         // into a crater's steepening bowl and hung on no foot for a
         // second.)
         let deepest = 2.0 * spec.body.height;
-        let across = self
-            .shared
-            .frames
-            .iter()
-            .map(|f| f.reach)
-            .fold(0.0, f32::max);
         let is_drop = |distance: f32| {
             let from = self.body.position + forward * distance;
             !terrain.inside(from) && terrain.raycast(from, -up, deepest).is_none()
         };
-        // A gap no wider than a leg reaches is stepped across (a biped
-        // crossed a trench 0.5 m wide, a foot always down), so a drop counts
-        // only when no ground comes back within that. (The samples along it
-        // are not counted against `MAX_DROP_SAMPLES`: a gap needs as many
-        // as a leg's reach takes, and a wider one ends the look.)
         let samples = ((look / spacing).ceil() as usize).min(MAX_DROP_SAMPLES);
-        let wide = (across / spacing).ceil() as usize;
-        let mut k = 1;
-        while k <= samples {
-            if is_drop(k as f32 * spacing) {
-                match (k + 1..=k + wide).find(|&j| !is_drop(j as f32 * spacing)) {
-                    Some(ground) => k = ground,
-                    None => return k as f32 * spacing,
-                }
-            }
-            k += 1;
-        }
-        f32::INFINITY
+        (1..=samples)
+            .map(|k| k as f32 * spacing)
+            .find(|&distance| is_drop(distance))
+            .unwrap_or(f32::INFINITY)
     }
 
     /// The body after moving `advance` metres forward and turning `angle`

@@ -99,7 +99,11 @@ impl Creature {
     /// rest point: a ray from the hip toward it finds a wall ahead, and a
     /// ray bending back under the body from below it finds the face round
     /// a convex edge; failing those, it takes the surface nearest the rest
-    /// point. A ground walker takes no face steeper than its `max_slope`.
+    /// point. A ground walker takes no face steeper than its `max_slope`,
+    /// and among walls no ledge higher above its hip than its ride height:
+    /// a strider stopped at a 1 m box, turning, set a foot on the box's
+    /// top, 0.55 m over its hip, and tipped its body onto the box's edge,
+    /// a knee 177 mm in.
     pub(super) fn foothold(
         &self,
         terrain: &Ground<'_>,
@@ -148,6 +152,9 @@ impl Creature {
         // ground it does so only when no pull finds ground below within
         // reach (cliffs), so gullies are still stepped over as before.
         let sweep_each_pull = climber && walls;
+        // The highest above its hip a ground walker steps up: as high as it
+        // rides, as it steps down as deep (see `Creature::drop_ahead`).
+        let step_up = self.spec.body.height;
         for pull in 0..FOOTHOLD_PULLS.len() {
             let (rest, limit) = rest_at(pull);
             let origin = rest + up * above;
@@ -155,6 +162,7 @@ impl Creature {
             let down = match down {
                 Some(hit) if walls && (hit.point - hip).dot(up) > 0.0 => {
                     under_any_ceiling(terrain, (hit, rest, hip, up), above, length)
+                        .filter(|hit| climber || (hit.point - hip).dot(up) <= step_up)
                 }
                 other => other,
             };
@@ -309,7 +317,8 @@ impl Creature {
 /// under, the ray found the slab's top: an octopod in a 0.7 m crawl space
 /// took footholds on it and on the floor both, rolled onto its side and
 /// laid a knee 220 mm into the floor. A rest point inside the solid (a
-/// step taller than the hip) looks up from nowhere: the hit stands.
+/// step taller than the hip) looks up from nowhere: the hit stands (for a
+/// ground walker, only so high: see `Creature::foothold`).
 fn under_any_ceiling(
     terrain: &Ground<'_>,
     (hit, rest, hip, up): (RayHit, Vec3, Vec3, Vec3),
