@@ -2180,3 +2180,58 @@ fn a_walker_turning_beside_a_tall_box_keeps_off_its_top() {
     );
     assert_clean_climb(&s);
 }
+
+/// Over the opening of a trench carved from a flat floor, the signed
+/// distance reaches the rim, not the floor's plane: it read 4 cm over the
+/// trench's middle, a lid that is not there, and a spider turning on a
+/// bridge over the trench walked 7 s on it, every foot hanging.
+#[test]
+fn the_distance_over_a_carves_opening_reaches_its_rim() {
+    let trench = flat_terrain("trench", &carved_box([7.0, -1.49, 0.0], [6.0, 3.0, 40.0]));
+    let field = Heightfield::generate(&trench);
+    let world = field.world();
+    // Over the middle, 3 m from either rim: never farther than the rim,
+    // and farther than the plane.
+    let over = world.signed_distance(Vec3::new(7.0, 0.04, 0.0));
+    assert!(over > 2.9 && over <= 3.001, "{over}");
+    // Beside the trench, the floor's plane.
+    let beside = world.signed_distance(Vec3::new(2.0, 0.04, 0.0));
+    assert!((beside - 0.04).abs() < 1e-4, "{beside}");
+    // In the trench, its floor 1.99 m down: a bound there, its carve's
+    // open top 1.01 m up counted as a face. In the ground by its rim, the
+    // wall 5 cm away.
+    let inside = world.signed_distance(Vec3::new(7.0, -1.0, 0.0));
+    assert!((1.0..=1.99).contains(&inside), "{inside}");
+    let in_rim = world.signed_distance(Vec3::new(3.95, -0.5, 0.0));
+    assert!((in_rim + 0.05).abs() < 1e-3, "{in_rim}");
+}
+
+/// The spider turning off a bridge over a 3 m trench: it walked 6.9 s on
+/// the air over the trench's opening (the lid above). Now it climbs down
+/// the trench's wall and out again. Its body's edge still grazes the rim
+/// climbing out, 9 mm in between the points the guard checks.
+#[test]
+fn a_climber_turning_off_a_bridge_climbs_into_the_trench_rather_than_walk_on_air() {
+    let bridge = flat_terrain(
+        "bridge",
+        &(carved_box([7.0, -1.49, 0.0], [6.0, 3.0, 40.0])
+            + &added_box([7.0, -0.1, 0.0], [8.0, 0.2, 1.2])),
+    );
+    let s = common::drive(
+        common::shipped_creature("spider"),
+        bridge,
+        TURN_RIGHT_AT_12S,
+    );
+    assert!(
+        s.footless_seconds_max <= 0.2,
+        "{} s with no foot planted",
+        s.footless_seconds_max
+    );
+    assert!(s.time_on_walls > 2.0, "{} s on walls", s.time_on_walls);
+    let breaches = clean_climb(&Summary {
+        body_clearance_min: s.body_clearance_min + 0.01,
+        ..s.clone()
+    });
+    assert!(breaches.is_empty(), "{breaches:?}");
+    assert!(s.body_clearance_min > -0.01, "{}", s.body_clearance_min);
+}

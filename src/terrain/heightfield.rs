@@ -22,7 +22,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use super::shapes::ShapeIndex;
-use super::{Shape, Span, TerrainSpec};
+use super::{Shape, ShapeKind, Span, TerrainSpec};
 
 mod box_gap;
 pub use box_gap::BoxGap;
@@ -125,6 +125,11 @@ pub struct Heightfield {
     /// The least full extent of any added shape (∞ with none): below it,
     /// a view's samples may pass between a thin shape's faces.
     thinnest_added: f32,
+    /// The carves (boxes and cylinders) that open a flat ground: over
+    /// their openings the ground's distance is bounded by their footprint
+    /// (see `Ground::carved_ground_distance`), and the body's box search
+    /// looks at the whole world near them, their rims included.
+    ground_carves: Arc<[u32]>,
     /// Which shapes stand near each part of the plane.
     index: Arc<ShapeIndex>,
     /// The ground's height everywhere when it is a plane (`fractal =
@@ -197,6 +202,7 @@ impl Heightfield {
                 .filter(|s| !s.subtract)
                 .map(|s| 2.0 * s.half.min_element())
                 .fold(f32::INFINITY, f32::min),
+            ground_carves: ground_carves(spec),
         };
         // The initial extent, capped so it never evicts its own chunks.
         let chunk_metres = chunk_cells as f32 * spacing;
@@ -513,6 +519,25 @@ enum Nearest {
     Face(Vec3),
 }
 
+/// The indices of the carves that open `spec`'s ground: on a flat
+/// ground, the boxes and cylinders carved from below its level up to it or
+/// past it (a trench, a pit, a well). Empty on noise ground, whose height
+/// inside a footprint may rise past a carve's top.
+fn ground_carves(spec: &TerrainSpec) -> Arc<[u32]> {
+    if !matches!(spec.noise.fractal, super::Fractal::Flat) {
+        return Arc::from([]);
+    }
+    let level = spec.noise.base as f32;
+    spec.shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.subtract && s.kind != ShapeKind::Sphere && s.bottom() < level && s.top() > level
+        })
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
 /// The unit normal of ground whose slope is (dh/dx, dh/dz), as
 /// [`Ground::height_and_slope`] gives it for one grid cell.
 #[inline]
@@ -782,7 +807,10 @@ impl<'a> Ground<'a> {
             return (lo, from);
         }
         let normal = slope_normal(slope);
-        let ground = gap * normal.y;
+        let mut ground = gap * normal.y;
+        if gap > 0.0 && !self.field.ground_carves.is_empty() {
+            ground = ground.max(self.carved_ground_distance(p, world));
+        }
         if let (true, Some(from)) = (ground >= hi, hi_from) {
             return (hi, from);
         }
@@ -790,6 +818,34 @@ impl<'a> Ground<'a> {
             return (lo, from);
         }
         (ground, Nearest::Ground(normal))
+    }
+
+    /// A lower bound on the distance from `p`, above a flat ground, to
+    /// what is left of that ground where a box or cylinder among `indices`
+    /// carves it open under `p`: every bit of it within the carve's
+    /// footprint and above its floor is gone, so what is left is past the
+    /// footprint's edge or below the floor. (The ground's own distance, the
+    /// gap down to its plane, read a trench's opening as a lid 4 cm under a
+    /// body over it: a spider turning on a bridge walked 7 s on the air
+    /// over a 3 m trench, resting on the lid.) Minus infinity elsewhere,
+    /// and on noise ground, whose height inside a footprint may rise past
+    /// a carve's top (see `ground_carves`).
+    fn carved_ground_distance(&self, p: Vec3, world: Vec3) -> f32 {
+        let mut bound = f32::NEG_INFINITY;
+        for &i in self.field.ground_carves.iter() {
+            let shape = &self.field.shapes[i as usize];
+            let q = shape.local(world);
+            let inside = match shape.kind {
+                ShapeKind::Box => (shape.half.x - q.x.abs()).min(shape.half.z - q.z.abs()),
+                ShapeKind::Cylinder => shape.half.x - Vec2::new(q.x, q.z).length(),
+                // Not among the ground's carves (see `ground_carves`).
+                ShapeKind::Sphere => continue,
+            };
+            if inside > 0.0 {
+                bound = bound.max(inside.min(p.y - shape.bottom()));
+            }
+        }
+        bound
     }
 
     /// Every shape's index, the corners of a box holding it in this local

@@ -298,7 +298,11 @@ impl Ground<'_> {
     /// (added and carved in file order, without the ground), with its
     /// distance (negative inside), when some part of the box is nearer
     /// than `margin`; `None` when none is, or the terrain has no shapes.
-    /// Found to within 1 cm (`LEAF_RADIUS`); see the module's notes.
+    /// Found to within 1 cm (`LEAF_RADIUS`); see the module's notes. Near a
+    /// carve that opens a flat ground, the whole world's solid, the ground
+    /// included: the carve's rim is an edge of neither the ground alone nor
+    /// the shapes alone, and a spider climbing down into a trench, its
+    /// body's edge across the rim between its corners, put it 20 mm in.
     pub fn box_shapes_nearest(
         &self,
         centre: Vec3,
@@ -309,8 +313,21 @@ impl Ground<'_> {
         if !self.has_shapes() || !centre.is_finite() {
             return None;
         }
+        let reach = half.length() + margin;
+        let world = centre + self.offset();
+        let by_a_rim = self.field.ground_carves.iter().any(|&i| {
+            let carve = &self.field.shapes[i as usize];
+            carve.distance(world) < reach
+        });
+        let distance = |p: Vec3| {
+            if by_a_rim {
+                self.signed_distance(p)
+            } else {
+                self.shapes_distance(p)
+            }
+        };
         // Away from every shape (the usual case): one distance.
-        if self.shapes_distance(centre) - half.length() >= margin {
+        if distance(centre) - half.length() >= margin {
             return None;
         }
         let axes = [
@@ -336,7 +353,7 @@ impl Ground<'_> {
                 while depth > 0 && probes < MAX_FACE_PROBES {
                     depth -= 1;
                     let patch = stack[depth];
-                    let d = self.shapes_distance(patch.centre);
+                    let d = distance(patch.centre);
                     probes += 1;
                     best.consider(d, patch.centre);
                     let radius = (patch.u.length_squared() + patch.v.length_squared()).sqrt();
