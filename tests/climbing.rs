@@ -1322,9 +1322,8 @@ fn the_summary_counts_the_longest_time_with_no_foot_planted() {
 /// Every shipped climber and the biped on every solid shipped terrain
 /// keep a foot planted: no body is held up by nothing for longer than a
 /// fifth of a second, about a swing. (Among shapes a body with every foot
-/// hanging does not settle as it does on open ground; over a carve's
-/// opening the user terrains have bodies walking on the air, see the
-/// README.)
+/// hanging does not settle as it does on open ground: on user terrains a
+/// climber on a thin wall's top still hangs for seconds, see the README.)
 #[test]
 fn no_shipped_creature_is_held_up_by_nothing_on_the_solid_terrains() {
     for creature in ["spider", "octopod", "biped"] {
