@@ -125,10 +125,10 @@ pub struct Heightfield {
     /// The least full extent of any added shape (∞ with none): below it,
     /// a view's samples may pass between a thin shape's faces.
     thinnest_added: f32,
-    /// The carves (boxes and cylinders) that open a flat ground: over
-    /// their openings the ground's distance is bounded by their footprint
-    /// (see `Ground::carved_ground_distance`), and the body's box search
-    /// looks at the whole world near them, their rims included.
+    /// The carves (boxes and cylinders) that open a flat ground: in and
+    /// over their openings the ground's distance is what they left of it
+    /// (see `Ground::carved_ground`), and the body's box search looks at
+    /// the whole world near them, their rims included.
     ground_carves: Arc<[u32]>,
     /// Which shapes stand near each part of the plane.
     index: Arc<ShapeIndex>,
@@ -515,7 +515,8 @@ enum Nearest {
     /// Shape `i` (an index into the terrain's shapes), carved or added.
     Shape(u32, bool),
     /// A face of an added shape, with its outward normal: the one a point
-    /// inside leaves by (see [`Shape::exposed_depth`]).
+    /// inside leaves by (see [`Shape::exposed_depth`]); or what a carve
+    /// left of a flat ground, with the way away from it.
     Face(Vec3),
 }
 
@@ -618,6 +619,14 @@ impl<'a> Ground<'a> {
         let dx = (self.height(x + d, z) - self.height(x - d, z)) / (2.0 * d);
         let dz = (self.height(x, z + d) - self.height(x, z - d)) / (2.0 * d);
         Vec3::new(-dx, 1.0, -dz).normalize()
+    }
+
+    /// Whether a shape (added or carved) makes the surface at local
+    /// (x, z) what it is: on a flat ground, everywhere (every ledge and
+    /// drop there is a shape's edge); on noise ground, within a shape's
+    /// footprint.
+    pub fn shaped_at(&self, x: f32, z: f32) -> bool {
+        self.has_shapes() && (self.field.flat.is_some() || self.vertical_meets_shape(x, z))
     }
 
     /// Whether the world holds shapes besides the ground (otherwise every
@@ -796,6 +805,19 @@ impl<'a> Ground<'a> {
                 }
             }
         }
+        // Over a carve's opening or in it, the ground is what the carve
+        // left of it (see `carved_ground`).
+        if !self.field.ground_carves.is_empty()
+            && let Some((ground, normal)) = self.carved_ground(world)
+        {
+            if let (true, Some(from)) = (ground >= hi, hi_from) {
+                return (hi, from);
+            }
+            if let (true, Some(from)) = (ground <= lo, lo_from) {
+                return (lo, from);
+            }
+            return (ground, Nearest::Face(normal));
+        }
         // The ground's distance lies between 0 and its vertical gap; its
         // slope comes with its height, from the same cell.
         let (height, slope) = self.height_and_slope(p.x, p.z);
@@ -807,10 +829,7 @@ impl<'a> Ground<'a> {
             return (lo, from);
         }
         let normal = slope_normal(slope);
-        let mut ground = gap * normal.y;
-        if gap > 0.0 && !self.field.ground_carves.is_empty() {
-            ground = ground.max(self.carved_ground_distance(p, world));
-        }
+        let ground = gap * normal.y;
         if let (true, Some(from)) = (ground >= hi, hi_from) {
             return (hi, from);
         }
@@ -820,32 +839,63 @@ impl<'a> Ground<'a> {
         (ground, Nearest::Ground(normal))
     }
 
-    /// A lower bound on the distance from `p`, above a flat ground, to
-    /// what is left of that ground where a box or cylinder among `indices`
-    /// carves it open under `p`: every bit of it within the carve's
-    /// footprint and above its floor is gone, so what is left is past the
-    /// footprint's edge or below the floor. (The ground's own distance, the
-    /// gap down to its plane, read a trench's opening as a lid 4 cm under a
-    /// body over it: a spider turning on a bridge walked 7 s on the air
-    /// over a 3 m trench, resting on the lid.) Minus infinity elsewhere,
-    /// and on noise ground, whose height inside a footprint may rise past
-    /// a carve's top (see `ground_carves`).
-    fn carved_ground_distance(&self, p: Vec3, world: Vec3) -> f32 {
-        let mut bound = f32::NEG_INFINITY;
+    /// The distance from world point `world`, inside the footprint of a
+    /// carve that opens the flat ground and above its floor, to what the
+    /// carve left of the ground, with the way away from it; `None`
+    /// elsewhere. What is left lies past the footprint's edge, at the
+    /// ground's level or below, or under the floor: so the distance is the
+    /// nearer of the rim (level with `world` or below it) and the floor. A
+    /// lower bound where carves overlap (the rim of one may be carved away
+    /// by another), and exact for one. The ground's own distance, the gap
+    /// to its plane, read a trench's opening as a lid 4 cm under a body
+    /// over it (a spider turning off a bridge walked 7 s on it, over a 3 m
+    /// trench); and the carve's own, in the trench just under its top,
+    /// took that top for a face and pushed the body down 3 cm in a step.
+    fn carved_ground(&self, world: Vec3) -> Option<(f32, Vec3)> {
+        let level = self.field.flat?;
+        let mut found: Option<(f32, Vec3)> = None;
         for &i in self.field.ground_carves.iter() {
             let shape = &self.field.shapes[i as usize];
+            let floor = world.y - shape.bottom();
+            if floor <= 0.0 {
+                continue;
+            }
             let q = shape.local(world);
-            let inside = match shape.kind {
-                ShapeKind::Box => (shape.half.x - q.x.abs()).min(shape.half.z - q.z.abs()),
-                ShapeKind::Cylinder => shape.half.x - Vec2::new(q.x, q.z).length(),
+            // How far inside the footprint, and the way from its nearest
+            // side toward the middle, in the shape's frame.
+            let (inside, away) = match shape.kind {
+                ShapeKind::Box => {
+                    let (across_x, across_z) = (shape.half.x - q.x.abs(), shape.half.z - q.z.abs());
+                    if across_x <= across_z {
+                        (across_x, Vec3::new(-q.x.signum(), 0.0, 0.0))
+                    } else {
+                        (across_z, Vec3::new(0.0, 0.0, -q.z.signum()))
+                    }
+                }
+                ShapeKind::Cylinder => {
+                    let out = Vec3::new(q.x, 0.0, q.z);
+                    let length = out.length();
+                    (shape.half.x - length, -out.normalize_or(Vec3::X))
+                }
                 // Not among the ground's carves (see `ground_carves`).
                 ShapeKind::Sphere => continue,
             };
-            if inside > 0.0 {
-                bound = bound.max(inside.min(p.y - shape.bottom()));
+            if inside <= 0.0 {
+                continue;
+            }
+            let above = (world.y - level).max(0.0);
+            let rim = Vec2::new(inside, above).length();
+            let here = if floor < rim {
+                (floor, Vec3::Y)
+            } else {
+                let local = (away * inside + Vec3::Y * above).normalize_or(Vec3::Y);
+                (rim, shape.world_point(local) - shape.center)
+            };
+            if found.is_none_or(|(d, _)| here.0 > d) {
+                found = Some(here);
             }
         }
-        bound
+        found
     }
 
     /// Every shape's index, the corners of a box holding it in this local
