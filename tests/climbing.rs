@@ -2133,14 +2133,14 @@ fn a_walker_stops_at_a_well_and_turned_away_walks_on() {
     assert_clean_climb(&turned);
 }
 
-/// The hexapod, set down on a plateau 1 m high (four times its ride
-/// height), walks to its edge and stops there rather than walking off it
-/// into the air (it had, with no foot planted for seconds). The biped stops
-/// before a trench 0.5 m wide and 3 m deep as well: it crossed it before
-/// only by standing on the opening, which the distance field read as a
-/// lid.
+/// The hexapod, set down on a plateau 1 m high (deeper than its legs
+/// reach below its belly), walks to its edge and stops there rather than
+/// walking off it into the air (it had, with no foot planted for seconds).
+/// The biped stops before a trench 0.5 m wide and 3 m deep as well: it
+/// crossed it before only by standing on the opening, which the distance
+/// field read as a lid.
 #[test]
-fn a_walker_stops_at_a_drop_deeper_than_it_rides_high() {
+fn a_walker_stops_at_a_drop_deeper_than_it_steps_down() {
     let plateau = flat_terrain("plateau", &added_box([0.0, 0.5, 0.0], [10.0, 1.0, 10.0]));
     let mut world = common::walking_world(common::shipped_creature("hexapod"), plateau);
     for _ in 0..20 * 120 {
@@ -2163,6 +2163,51 @@ fn a_walker_stops_at_a_drop_deeper_than_it_rides_high() {
         assert!(body.x < 4.75 && body.y > 0.5, "into the trench: {body}");
     }
     assert_clean_climb(&world.summary(1.0));
+}
+
+/// What a walker does step over and down, and where no shape makes the
+/// drop: the hexapod crosses a slot 0.1 m wide and 0.3 m deep, and steps
+/// off a 0.4 m ledge (the first drop rule stopped it at both, 2.3 m into
+/// a 30 s walk); on ridged noise 1 m high with one small shape 57 m away,
+/// it walks as on open ground (that rule saw the valleys below its peak
+/// as drops, and it never moved).
+#[test]
+fn a_walker_steps_over_a_slot_and_off_a_low_ledge_and_walks_noise_ground_as_before() {
+    let slot = flat_terrain("slot", &carved_box([3.05, -0.145, 0.0], [0.1, 0.31, 30.0]));
+    let ledge = flat_terrain("ledge", &added_box([0.0, 0.2, 0.0], [8.0, 0.4, 30.0]));
+    for terrain in [slot, ledge] {
+        let name = terrain.name.clone();
+        let s = common::drive(common::shipped_creature("hexapod"), terrain, "forward 30s");
+        assert!(s.displacement > 20.0, "{name}: {} m", s.displacement);
+        assert!(sound(&s).is_empty(), "{name}: {:?}", sound(&s));
+    }
+    let ridged = |shape: &str| {
+        parse_terrain(
+            "ridged.toml",
+            &format!(
+                "name = \"ridged\"\nseed = 2\n[noise]\nfractal = \"ridged\"\nfrequency = 0.1\n\
+                 amplitude = 1.0\noctaves = 4\n{shape}"
+            ),
+        )
+        .unwrap()
+    };
+    let far = "[[shapes]]\nkind = \"sphere\"\ncenter = [-40.0, 0.0, -40.0]\nradius = 0.5\n";
+    let open = common::drive(
+        common::shipped_creature("hexapod"),
+        ridged(""),
+        "forward 30s",
+    );
+    let shaped = common::drive(
+        common::shipped_creature("hexapod"),
+        ridged(far),
+        "forward 30s",
+    );
+    assert!(
+        shaped.displacement > 0.9 * open.displacement,
+        "{} m among shapes, {} m without",
+        shaped.displacement,
+        open.displacement
+    );
 }
 
 /// The strider, stopped at a box 1 m tall (twice its ride height), turns

@@ -267,34 +267,112 @@ impl Creature {
     }
 
     /// How far ahead, within `look` metres, a ground walker's path meets a
-    /// drop it does not step down (the ground more than its ride height
-    /// below its feet, or none): infinite with none. A well or a pit is an
-    /// obstacle as a wall is: a biped walked into a 2 m well and stood at
-    /// its rim, one foot on the edge and the other hanging toward the floor
-    /// far below, for good. (Before, it walked on across the well's
-    /// opening as if on a lid.) Looked for every `step_threshold` along the
-    /// way, so a gap narrower than a leg reaches counts too: walkers had
-    /// crossed a trench 0.5 m wide only by standing on its opening, which
-    /// the distance field read as a lid.
+    /// drop it does not step down, where a shape makes it: the surface
+    /// falling, from one look to the next (every `step_threshold` along
+    /// the way), deeper than a leg reaches below the body lying on its
+    /// belly, or, deeper than a step, onto a face steeper than it stands
+    /// on; infinite with none. A well or a pit is an obstacle as a wall is:
+    /// a biped walked into a 2 m well and stood at its rim, one foot on the
+    /// edge and the other hanging toward the floor far below, for good.
+    /// (Before, it walked on across the well's opening as if on a lid.)
+    /// Measured from one look to the next, not from the body, and only
+    /// where a shape stands (at the look or the one before): noise
+    /// ground's flanks are walked as on open ground (on ridged noise 1 m
+    /// high a hexapod on a peak saw the valleys as drops and never moved).
+    /// A gap no wider than half a leg's reach, the surface back within
+    /// reach beyond it, is stepped across (a hexapod over a slot 0.1 m
+    /// wide); a wider one is a drop (a biped let across a trench 0.5 m wide
+    /// sank into it).
     fn drop_ahead(&self, terrain: &Ground<'_>, look: f32) -> f32 {
         let spec = &self.spec;
         let forward = self.body.forward();
         let up = self.body.up();
+        let ride = spec.body.height;
         let spacing = spec.gait.step_threshold.max(MIN_DROP_SPACING);
-        // A step down as deep as the body rides high is the most a walker
-        // takes. (Allowing a leg's whole reach below that, a biped walked
-        // into a crater's steepening bowl and hung on no foot for a
-        // second.)
-        let deepest = 2.0 * spec.body.height;
-        let is_drop = |distance: f32| {
-            let from = self.body.position + forward * distance;
-            !terrain.inside(from) && terrain.raycast(from, -up, deepest).is_none()
+        let reach = self
+            .shared
+            .frames
+            .iter()
+            .map(|f| f.reach)
+            .fold(0.0, f32::max);
+        // The deepest step down: a leg's reach below the body on its belly
+        // (the hexapod steps off a 0.4 m ledge, the biped off a 0.5 m one).
+        let deepest = (reach - 0.5 * spec.body.size.y).max(spec.gait.step_height);
+        let Some(under) = terrain.raycast(self.body.position, -up, 2.0 * ride) else {
+            // Nothing under the body to measure from (its feet hold it).
+            return f32::INFINITY;
         };
+        // The surface `distance` ahead, looked for from the ride height over
+        // `level`: `Err` when that look starts in the solid (ground rising
+        // ahead, or a wall: the wall's own rule sees to those).
+        let surface = |distance: f32, level: Vec3| -> Result<Option<Vec3>, ()> {
+            let ahead = self.body.position + forward * distance;
+            let from = ahead + up * ((level - ahead).dot(up) + ride);
+            if terrain.inside(from) {
+                return Err(());
+            }
+            Ok(terrain
+                .raycast(from, -up, ride + deepest + MIN_DROP_SPACING)
+                .map(|hit| hit.point))
+        };
+        // Deeper than that, or, deeper than a step, onto a face steeper
+        // than it stands on (a crater's bowl steepening to 75° at its rim:
+        // a biped walked in and hung on no foot for 3 s).
+        let step = spec.gait.step_height.max(LOWEST_LEDGE);
+        let steep = spec.body.max_slope.cos();
+        let by_shape = |distance: f32| {
+            let at = self.body.position + forward * distance;
+            terrain.shaped_at(at.x, at.z)
+        };
+        let falls = |point: Option<Vec3>, level: Vec3, shaped: bool| {
+            shaped
+                && point.is_none_or(|point| {
+                    let fall = (level - point).dot(up);
+                    fall > deepest || fall > step && terrain.normal_at(point).y < steep
+                })
+        };
+        let across = ((0.5 * reach) / spacing).floor() as usize;
         let samples = ((look / spacing).ceil() as usize).min(MAX_DROP_SAMPLES);
-        (1..=samples)
-            .map(|k| k as f32 * spacing)
-            .find(|&distance| is_drop(distance))
-            .unwrap_or(f32::INFINITY)
+        let mut level = under.point;
+        let mut shaped_before = by_shape(0.0);
+        let mut k = 1;
+        while k <= samples {
+            let distance = k as f32 * spacing;
+            let Ok(point) = surface(distance, level) else {
+                return f32::INFINITY;
+            };
+            let shaped = by_shape(distance);
+            if !falls(point, level, shaped || shaped_before) {
+                // (Noise ground out of the look's depth: measured from the
+                // same level on.)
+                if let Some(point) = point {
+                    level = point;
+                }
+                shaped_before = shaped;
+                k += 1;
+                continue;
+            }
+            // A gap: stepped across when the surface comes back within
+            // reach beyond it.
+            let back = (k + 1..=k + across).find_map(|j| {
+                let beyond = j as f32 * spacing;
+                match surface(beyond, level) {
+                    Err(()) => Some((j, None)),
+                    Ok(point) if !falls(point, level, true) => Some((j, point)),
+                    Ok(_) => None,
+                }
+            });
+            match back {
+                Some((_, None)) => return f32::INFINITY,
+                Some((j, Some(point))) => {
+                    level = point;
+                    shaped_before = by_shape(j as f32 * spacing);
+                    k = j + 1;
+                }
+                None => return distance,
+            }
+        }
+        f32::INFINITY
     }
 
     /// The body after moving `advance` metres forward and turning `angle`

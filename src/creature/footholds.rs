@@ -152,8 +152,11 @@ impl Creature {
         // ground it does so only when no pull finds ground below within
         // reach (cliffs), so gullies are still stepped over as before.
         let sweep_each_pull = climber && walls;
-        // The highest above its hip a ground walker steps up: as high as it
-        // rides, as it steps down as deep (see `Creature::drop_ahead`).
+        // The highest above its hip a ground walker steps up onto a shape:
+        // as high as it rides, as it steps down as deep (see
+        // `Creature::drop_ahead`). Noise ground's flanks are stepped up as
+        // on open ground (on ridged noise 1 m high, with a shape far off, a
+        // hexapod otherwise stopped at the first steep rise).
         let step_up = self.spec.body.height;
         for pull in 0..FOOTHOLD_PULLS.len() {
             let (rest, limit) = rest_at(pull);
@@ -161,8 +164,11 @@ impl Creature {
             let down = terrain.raycast(origin, -up, length);
             let down = match down {
                 Some(hit) if walls && (hit.point - hip).dot(up) > 0.0 => {
-                    under_any_ceiling(terrain, (hit, rest, hip, up), above, length)
-                        .filter(|hit| climber || (hit.point - hip).dot(up) <= step_up)
+                    under_any_ceiling(terrain, (hit, rest, hip, up), above, length).filter(|hit| {
+                        climber
+                            || (hit.point - hip).dot(up) <= step_up
+                            || !terrain.shaped_at(hit.point.x, hit.point.z)
+                    })
                 }
                 other => other,
             };
