@@ -2165,6 +2165,22 @@ fn a_walker_stops_at_a_drop_deeper_than_it_steps_down() {
     assert_clean_climb(&world.summary(1.0));
 }
 
+/// The strider, whose long legs reach 1 m below its belly, stops at a
+/// trench 0.5 m wide and 1 m deep rather than step down into it: let down
+/// it crossed, and climbing out cut the rim with a bone 57 mm deep. A
+/// walker steps down no deeper than twice its ride height.
+#[test]
+fn a_long_legged_walker_steps_down_no_deeper_than_twice_it_rides() {
+    let trench = flat_terrain("trench", &carved_box([5.0, -0.495, 0.0], [0.5, 1.01, 30.0]));
+    let s = common::drive(common::shipped_creature("strider"), trench, "forward 30s");
+    assert!(
+        s.displacement < 4.75,
+        "{} m: into the trench",
+        s.displacement
+    );
+    assert_clean_climb(&s);
+}
+
 /// What a walker does step over and down, and where no shape makes the
 /// drop: the hexapod crosses a slot 0.1 m wide and 0.3 m deep, and steps
 /// off a 0.4 m ledge (the first drop rule stopped it at both, 2.3 m into

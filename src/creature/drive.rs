@@ -296,8 +296,13 @@ impl Creature {
             .map(|f| f.reach)
             .fold(0.0, f32::max);
         // The deepest step down: a leg's reach below the body on its belly
-        // (the hexapod steps off a 0.4 m ledge, the biped off a 0.5 m one).
-        let deepest = (reach - 0.5 * spec.body.size.y).max(spec.gait.step_height);
+        // (the hexapod steps off a 0.4 m ledge, the biped off a 0.5 m one),
+        // and no deeper than twice the ride height (the long-legged strider,
+        // let down into a trench 1 m deep and 0.5 m wide, cut its rim with a
+        // bone 57 mm deep climbing out).
+        let deepest = (reach - 0.5 * spec.body.size.y)
+            .min(2.0 * ride)
+            .max(spec.gait.step_height);
         let Some(under) = terrain.raycast(self.body.position, -up, 2.0 * ride) else {
             // Nothing under the body to measure from (its feet hold it).
             return f32::INFINITY;
