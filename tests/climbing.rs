@@ -2085,25 +2085,27 @@ fn a_walker_turning_beside_a_low_slab_keeps_a_foot_planted() {
     assert!(sound(&s).is_empty(), "{:?}", sound(&s));
 }
 
-/// The biped walks under a slab 1.3 m up, higher than its body: the ray
-/// for the ground under the body started inside the slab and found
-/// nothing, the slab's underside stood in for the ground, and the body
-/// rose to it with both feet hanging for 7 s.
+/// The biped walks under a slab higher than its body. Under one 1.3 m up
+/// the ray for the ground under the body started inside the slab and
+/// found nothing, the slab's underside stood in for the ground, and the
+/// body rose to it with both feet hanging for 7 s; under one 0.2 m thick
+/// and 1.2 m up (its top 1.4 m, under the ray's start) the ray found the
+/// slab's top, and the body rose to the slab's underside, feet hanging
+/// for 4.9 s.
 #[test]
 fn a_walker_walks_under_a_slab_higher_than_its_body() {
-    let s = common::drive(
-        common::shipped_creature("biped"),
-        floating_slab(1.3),
-        "forward 40s",
-    );
-    assert!(
-        s.footless_seconds_max <= 0.2,
-        "{} s with no foot planted",
-        s.footless_seconds_max
-    );
-    // At its speed all the way (24.9 m in 40 s), under the slab and on.
-    assert!(s.distance > 20.0, "{} m", s.distance);
-    assert_clean_climb(&s);
+    let thin = flat_terrain("slab", &added_box([5.0, 1.3, 0.0], [3.0, 0.2, 30.0]));
+    for (bottom, slab) in [(1.2, thin), (1.3, floating_slab(1.3))] {
+        let s = common::drive(common::shipped_creature("biped"), slab, "forward 40s");
+        assert!(
+            s.footless_seconds_max <= 0.2,
+            "slab {bottom} m up: {} s with no foot planted",
+            s.footless_seconds_max
+        );
+        // At its speed all the way (24.9 m in 40 s), under the slab and on.
+        assert!(s.distance > 20.0, "slab {bottom} m up: {} m", s.distance);
+        assert_clean_climb(&s);
+    }
 }
 
 /// A well 1.2 m across and 2 m deep, 4.4 m ahead: a ground walker stops

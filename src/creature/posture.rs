@@ -247,8 +247,8 @@ impl Creature {
 
     /// Among shapes, the surface under the body along `-up` from just
     /// under the ceiling over it, when a ceiling hangs lower than the ride
-    /// height above it (the ray from there, which then starts inside the
-    /// ceiling, finds nothing). Without it the nearest surface stood in: a
+    /// height above it (the ray from there then starts inside the ceiling
+    /// and finds nothing, or over it and finds its top). Without it the nearest surface stood in: a
     /// biped walking under a slab 1.3 m up took the slab's underside, 0.6 m
     /// above its body, for the ground, rose to it and walked on with both
     /// feet hanging for 7 s.
@@ -285,6 +285,12 @@ impl Creature {
             let length = 4.0 * self.spec.body.height + self.spec.max_reach();
             terrain
                 .raycast(self.body.position + up * self.spec.body.height, -up, length)
+                // A surface above the body is a ceiling, not the ground
+                // under it (the ray started over a slab 1.2 m up, found its
+                // top, and a biped rose to the slab's underside).
+                .filter(|hit| {
+                    !terrain.has_shapes() || (hit.point - self.body.position).dot(up) <= 0.0
+                })
                 .or_else(|| self.surface_below_any_ceiling(terrain, up, length))
                 .unwrap_or_else(|| {
                     if terrain.has_shapes() {
