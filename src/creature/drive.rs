@@ -289,12 +289,7 @@ impl Creature {
         let up = self.body.up();
         let ride = spec.body.height;
         let spacing = spec.gait.step_threshold.max(MIN_DROP_SPACING);
-        let reach = self
-            .shared
-            .frames
-            .iter()
-            .map(|f| f.reach)
-            .fold(0.0, f32::max);
+        let reach = spec.max_reach();
         // The deepest step down: a leg's reach below the body on its belly
         // (the hexapod steps off a 0.4 m ledge, the biped off a 0.5 m one),
         // and no deeper than twice the ride height (the long-legged strider,

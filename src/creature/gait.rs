@@ -336,14 +336,12 @@ impl Creature {
         if !self.among_walls || !ground_walker || !self.legs.iter().any(|leg| leg.hanging) {
             return false;
         }
-        let standing = |(i, leg): &(usize, &super::Leg)| {
-            leg.is_grounded() && leg.report.error <= MISSED_FOOT && !lifting.contains(i)
+        let stands = |i: usize| {
+            let leg = &self.legs[i];
+            leg.is_grounded() && leg.report.error <= MISSED_FOOT
         };
-        let planted = |(i, leg): &(usize, &super::Leg)| {
-            leg.is_grounded() && leg.report.error <= MISSED_FOOT && lifting.contains(i)
-        };
-        let legs = || self.legs.iter().enumerate();
-        !legs().any(|leg| standing(&leg)) && legs().any(|leg| planted(&leg))
+        let mut staying = (0..self.legs.len()).filter(|i| !lifting.contains(i));
+        lifting.iter().any(|&i| stands(i)) && !staying.any(stands)
     }
 
     /// Whether a step would move `leg`'s foot: its foothold is more than a

@@ -532,11 +532,18 @@ fn ground_carves(spec: &TerrainSpec) -> Arc<[u32]> {
     spec.shapes
         .iter()
         .enumerate()
-        .filter(|(_, s)| {
-            s.subtract && s.kind != ShapeKind::Sphere && s.bottom() < level && s.top() > level
-        })
+        .filter(|(_, s)| opens_ground(s, level))
         .map(|(i, _)| i as u32)
         .collect()
+}
+
+/// Whether `shape` opens a flat ground at `level`: a box or cylinder
+/// carved from below it up to it or past it.
+fn opens_ground(shape: &Shape, level: f32) -> bool {
+    shape.subtract
+        && shape.kind != ShapeKind::Sphere
+        && shape.bottom() < level
+        && shape.top() > level
 }
 
 /// The unit normal of ground whose slope is (dh/dx, dh/dz), as
@@ -808,7 +815,7 @@ impl<'a> Ground<'a> {
         // Over a carve's opening or in it, the ground is what the carve
         // left of it (see `carved_ground`).
         if !self.field.ground_carves.is_empty()
-            && let Some((ground, normal)) = self.carved_ground(world)
+            && let Some((ground, normal)) = self.carved_ground(world, indices)
         {
             if let (true, Some(from)) = (ground >= hi, hi_from) {
                 return (hi, from);
@@ -840,7 +847,7 @@ impl<'a> Ground<'a> {
     }
 
     /// The distance from world point `world`, inside the footprint of a
-    /// carve that opens the flat ground and above its floor, to what the
+    /// carve among `indices` that opens the flat ground and above its floor, to what the
     /// carve left of the ground, with the way away from it; `None`
     /// elsewhere. What is left lies past the footprint's edge, at the
     /// ground's level or below, or under the floor: so the distance is the
@@ -851,13 +858,15 @@ impl<'a> Ground<'a> {
     /// over it (a spider turning off a bridge walked 7 s on it, over a 3 m
     /// trench); and the carve's own, in the trench just under its top,
     /// took that top for a face and pushed the body down 3 cm in a step.
-    fn carved_ground(&self, world: Vec3) -> Option<(f32, Vec3)> {
+    fn carved_ground(&self, world: Vec3, indices: &[u32]) -> Option<(f32, Vec3)> {
         let level = self.field.flat?;
         let mut found: Option<(f32, Vec3)> = None;
-        for &i in self.field.ground_carves.iter() {
+        // Every carve whose footprint holds `world` is among the shapes
+        // indexed near it.
+        for &i in indices {
             let shape = &self.field.shapes[i as usize];
             let floor = world.y - shape.bottom();
-            if floor <= 0.0 {
+            if floor <= 0.0 || !opens_ground(shape, level) {
                 continue;
             }
             let q = shape.local(world);
@@ -877,7 +886,7 @@ impl<'a> Ground<'a> {
                     let length = out.length();
                     (shape.half.x - length, -out.normalize_or(Vec3::X))
                 }
-                // Not among the ground's carves (see `ground_carves`).
+                // Opens no ground (see `opens_ground`).
                 ShapeKind::Sphere => continue,
             };
             if inside <= 0.0 {
