@@ -2108,6 +2108,26 @@ fn a_walker_walks_under_a_slab_higher_than_its_body() {
     }
 }
 
+/// The hexapod walks under a slab 0.85 m or 1 m up (above its body, below
+/// where its foothold rays start, its reach plus its ride height over each
+/// rest point). Those rays started inside the slab and found nothing; its
+/// feet fell back under its hips and it crept 6.7 m in 40 s. Now they start
+/// again under the slab, as the ray for the ground under the body does.
+#[test]
+fn a_walkers_footholds_are_found_under_a_slab_lower_than_its_rays_start() {
+    for bottom in [0.85, 1.0] {
+        let s = common::drive(
+            common::shipped_creature("hexapod"),
+            floating_slab(bottom),
+            "forward 40s",
+        );
+        // At its speed all the way (31.9 m in 40 s), under the slab and on.
+        assert!(s.distance > 28.0, "slab {bottom} m up: {} m", s.distance);
+        assert_eq!(s.footless_seconds_max, 0.0, "slab {bottom} m up");
+        assert_clean_climb(&s);
+    }
+}
+
 /// A well 1.2 m across and 2 m deep, 4.4 m ahead: a ground walker stops
 /// at its rim as before a wall (it walked on across the opening, on the
 /// air, before), and turned away walks on.

@@ -162,16 +162,29 @@ impl Creature {
             let (rest, limit) = rest_at(pull);
             let origin = rest + up * above;
             let down = terrain.raycast(origin, -up, length);
+            // Among walls, a ray that found a surface above the hip may
+            // have a ceiling over the hip's level to start under; so may a
+            // ground walker's that started inside the solid (a slab lower
+            // over the rest point than the ray's start). A climber's rays
+            // from inside the solid go on to the sweep round edges
+            // instead: restarted under the solid, a spider climbing a
+            // pillar 1 m thick took footholds round its far side and cut a
+            // bone 53 mm into it.
             let down = match down {
                 Some(hit) if walls && (hit.point - hip).dot(up) > 0.0 => {
-                    under_any_ceiling(terrain, (hit, rest, hip, up), above, length).filter(|hit| {
-                        climber
-                            || (hit.point - hip).dot(up) <= step_up
-                            || !terrain.shaped_at(hit.point.x, hit.point.z)
-                    })
+                    under_any_ceiling(terrain, (Some(hit), rest, hip, up), above, length)
+                }
+                None if walls && !climber && terrain.inside(origin) => {
+                    under_any_ceiling(terrain, (None, rest, hip, up), above, length)
                 }
                 other => other,
-            };
+            }
+            .filter(|hit| {
+                !walls
+                    || climber
+                    || (hit.point - hip).dot(up) <= step_up
+                    || !terrain.shaped_at(hit.point.x, hit.point.z)
+            });
             if let Some(hit) = self.usable(terrain, down, climber)
                 && consider(hit, pull, limit)
             {
@@ -316,18 +329,21 @@ impl Creature {
     }
 }
 
-/// A foothold ray's `hit` above the hip, from `above` metres over the rest
-/// point `rest` along `up`, when a ceiling hangs between the rest point
-/// (at the hip's level) and where the ray started: then the ray again
-/// from just under that ceiling. Started over a slab that the body walks
-/// under, the ray found the slab's top: an octopod in a 0.7 m crawl space
-/// took footholds on it and on the floor both, rolled onto its side and
-/// laid a knee 220 mm into the floor. A rest point inside the solid (a
-/// step taller than the hip) looks up from nowhere: the hit stands (for a
+/// A foothold ray's `hit` above the hip (or no hit, the ray having
+/// started inside the solid), from `above` metres over the rest point
+/// `rest` along `up`, when a ceiling hangs between the rest point (at the
+/// hip's level) and where the ray started: then the ray again from just
+/// under that ceiling. Started over a slab that the body walks under, the
+/// ray found the slab's top: an octopod in a 0.7 m crawl space took
+/// footholds on it and on the floor both, rolled onto its side and laid a
+/// knee 220 mm into the floor. Started inside a thicker slab, it found
+/// nothing, and a five-legged walker under a slab 1.2 m up drew its feet
+/// in under its hips and crept. A rest point inside the solid (a step
+/// taller than the hip) looks up from nowhere: the hit stands (for a
 /// ground walker, only so high: see `Creature::foothold`).
 fn under_any_ceiling(
     terrain: &Ground<'_>,
-    (hit, rest, hip, up): (RayHit, Vec3, Vec3, Vec3),
+    (hit, rest, hip, up): (Option<RayHit>, Vec3, Vec3, Vec3),
     above: f32,
     length: f32,
 ) -> Option<RayHit> {
@@ -343,7 +359,7 @@ fn under_any_ceiling(
                 start + length - above,
             )
         }
-        _ => Some(hit),
+        _ => hit,
     }
 }
 
