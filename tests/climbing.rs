@@ -2288,6 +2288,108 @@ fn the_distance_over_a_carves_opening_reaches_its_rim() {
     assert!((in_rim + 0.05).abs() < 1e-3, "{in_rim}");
 }
 
+/// A crater: a sphere of radius 2.5 m centred 1.2 m over a flat ground
+/// at x = 6, its rim 2.19 m across, its bowl 1.3 m deep, its rim's face
+/// 61° steep.
+fn crater() -> skitter::terrain::TerrainSpec {
+    flat_terrain(
+        "crater",
+        "[[shapes]]\nkind = \"sphere\"\ncenter = [6.0, 1.2, 0.0]\nradius = 2.5\nsubtract = true\n",
+    )
+}
+
+/// Rays straight down into a crater find its bowl wherever they start
+/// over its opening, and the distance there reaches the bowl or the rim.
+/// Before, a ray leaving the sphere rounded just outside it was set on the
+/// ground's height there (at x = 4.75 among others: the opening read as a
+/// lid), and the ground's distance was the gap to its plane.
+#[test]
+fn rays_and_distances_over_a_crater_find_its_bowl() {
+    let field = Heightfield::generate(&crater());
+    let world = field.world();
+    let bowl = |x: f32| 1.2 - (2.5f32 * 2.5 - (x - 6.0) * (x - 6.0)).sqrt();
+    for k in 0..=80 {
+        let x = 3.9 + k as f32 * 0.05;
+        for start in [1.5, 0.5, 0.02] {
+            let hit = world
+                .raycast(Vec3::new(x, start, 0.0), Vec3::NEG_Y, 5.0)
+                .unwrap_or_else(|| panic!("no hit from ({x}, {start})"));
+            assert!(
+                (hit.point.y - bowl(x)).abs() < 1e-3,
+                "from ({x}, {start}): {} against the bowl at {}",
+                hit.point.y,
+                bowl(x)
+            );
+        }
+    }
+    // Over the middle, 0.5 m up: the bowl's bottom, 1.8 m down, is nearer
+    // than the rim, 2.25 m off.
+    let over = world.signed_distance(Vec3::new(6.0, 0.5, 0.0));
+    assert!((over - 1.8).abs() < 1e-3, "{over}");
+    // Over the opening by its rim (2.19 m from the middle), 0.5 m up: the
+    // rim, though the sphere's face is nearer (carved air above ground).
+    let by_rim = world.signed_distance(Vec3::new(4.0, 0.5, 0.0));
+    let rim = (4.0 - (6.0 - (2.5f32 * 2.5 - 1.2 * 1.2).sqrt())).hypot(0.5);
+    assert!((by_rim - rim).abs() < 1e-3, "{by_rim} against {rim}");
+    // Low in the bowl, its bottom 0.1 m below.
+    let low = world.signed_distance(Vec3::new(6.0, -1.2, 0.0));
+    assert!((low - 0.1).abs() < 1e-4, "{low}");
+    // Outside the crater, the ground's plane.
+    let beside = world.signed_distance(Vec3::new(2.0, 0.3, 0.0));
+    assert!((beside - 0.3).abs() < 1e-4, "{beside}");
+}
+
+/// Creatures at a crater stand on its bowl, never on its opening: the
+/// biped walked out over the opening, the ground's plane there, and stood
+/// 30 s on no foot. Now it steps down into the bowl and climbs out the far
+/// side (a foot hangs for half a second on the far rim's 61° band); the
+/// hexapod goes in and stops at the far rim as at a wall. Climbers go in
+/// and out and on.
+#[test]
+fn creatures_at_a_crater_stand_on_its_bowl_not_its_opening() {
+    let biped = common::drive(common::shipped_creature("biped"), crater(), "forward 40s");
+    assert!(biped.distance > 15.0, "biped: {} m", biped.distance);
+    assert!(
+        biped.footless_seconds_max <= 0.6,
+        "biped: {} s with no foot planted",
+        biped.footless_seconds_max
+    );
+    assert_clean_climb(&biped);
+    let hexapod = common::drive(common::shipped_creature("hexapod"), crater(), "forward 40s");
+    assert_eq!(hexapod.footless_seconds_max, 0.0, "hexapod");
+    assert_clean_climb(&hexapod);
+    for climber in ["spider", "octopod"] {
+        let s = common::drive(common::shipped_creature(climber), crater(), "forward 40s");
+        assert!(s.distance > 28.0, "{climber}: {} m", s.distance);
+        assert_eq!(s.footless_seconds_max, 0.0, "{climber}");
+        assert_clean_climb(&s);
+    }
+}
+
+/// A staircase of 8 cm risers on 0.4 m treads: the biped, which steps
+/// 0.1 m, climbs it. Its look ahead for walls, over its first step, met
+/// the third riser, two above it, and took the staircase for a wall.
+#[test]
+fn a_walker_climbs_stairs_whose_risers_it_steps_over() {
+    let mut stairs = String::new();
+    for k in 1..=3 {
+        let (rise, start) = (0.08 * k as f32, 3.0 + 0.4 * (k - 1) as f32);
+        stairs += &added_box(
+            [(start + 8.2) / 2.0, rise / 2.0, 0.0],
+            [8.2 - start, rise, 4.0],
+        );
+    }
+    let s = common::drive(
+        common::shipped_creature("biped"),
+        flat_terrain("stairs", &stairs),
+        "forward 30s",
+    );
+    // Up the stairs and along their top (18.8 m; 3.6 m stopped at them).
+    assert!(s.distance > 15.0, "{} m", s.distance);
+    assert_eq!(s.footless_seconds_max, 0.0);
+    assert_clean_climb(&s);
+}
+
 /// The spider turning off a bridge over a 3 m trench: it walked 6.9 s on
 /// the air over the trench's opening (the lid above). Now it climbs down
 /// the trench's wall and out again, its body clear of the rim (its edge

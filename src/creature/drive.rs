@@ -40,6 +40,11 @@ const OBSTACLE_MARGIN: f32 = 0.15;
 /// The lowest a ground walker looks for a face ahead over its feet
 /// (metres), whatever its step height.
 const LOWEST_LEDGE: f32 = 0.05;
+/// Most stairs a wall ray climbs in one look ahead.
+const MAX_STAIRS: usize = 12;
+/// How far (metres) past a stair's face, and before it, its top and the
+/// tread in front of it are looked for.
+const STAIR_PROBE: f32 = 0.01;
 /// The finest a ground walker looks for a drop ahead (metres), whatever
 /// its stride (see `Creature::drop_ahead`).
 const MIN_DROP_SPACING: f32 = 0.05;
@@ -229,7 +234,6 @@ impl Creature {
         if spec.body.surface == Surface::Any || !terrain.has_shapes() {
             return f32::INFINITY;
         }
-        let forward = self.body.forward();
         // The rest pose's reach ahead, and a swinging foot's half stride
         // beyond it.
         let margin = self.shared.reach_ahead + 0.5 * spec.gait.step_threshold + OBSTACLE_MARGIN;
@@ -252,18 +256,66 @@ impl Creature {
             .max(LOWEST_LEDGE);
         for lift in [0.0, ledge - spec.body.height] {
             let from = self.body.position + up * lift;
-            if let Some(hit) = terrain.raycast(from, forward, look) {
-                let normal = terrain.normal_at(hit.point);
-                if normal.y < spec.body.max_slope.cos() {
-                    gap = gap.min(hit.distance);
-                }
-            }
+            gap = gap.min(self.wall_ahead(terrain, from, look, ledge));
         }
         gap = gap.min(self.drop_ahead(terrain, margin + stopping));
         if !gap.is_finite() {
             return f32::INFINITY;
         }
         (2.0 * braking * (gap - margin).max(0.0)).sqrt()
+    }
+
+    /// How far a ray from `from` along the body's forward, within `look`
+    /// metres, goes before it meets a wall: a face steeper than the
+    /// walker's `max_slope` that is not a stair. A stair's face meets the
+    /// ray no higher than `ledge` over the tread in front of it, and its
+    /// top stands no higher than that either, both treads ground the
+    /// walker stands on; the ray goes on from over
+    /// it, as high over its top as it was over the tread before (a
+    /// staircase of 8 cm risers on 0.4 m treads stopped the biped, which
+    /// steps 0.1 m: the ray over its first step met the third, two risers
+    /// above it). Infinite with none; a face it may stand on ends the look.
+    fn wall_ahead(&self, terrain: &Ground<'_>, from: Vec3, look: f32, ledge: f32) -> f32 {
+        let forward = self.body.forward();
+        let up = self.body.up();
+        let steep = self.spec.body.max_slope.cos();
+        // Deep enough to find the tread under a ray at the body's height.
+        let depth = self.spec.body.height + ledge + 2.0 * STAIR_PROBE;
+        let (mut origin, mut travelled) = (from, 0.0f32);
+        for _ in 0..MAX_STAIRS {
+            let Some(hit) = terrain.raycast(origin, forward, look - travelled) else {
+                return f32::INFINITY;
+            };
+            if terrain.normal_at(hit.point).y >= steep {
+                return f32::INFINITY;
+            }
+            let wall = travelled + hit.distance;
+            let Some(tread) = terrain.raycast(hit.point - forward * STAIR_PROBE, -up, depth) else {
+                return wall;
+            };
+            let height = (hit.point - tread.point).dot(up);
+            let over = hit.point + forward * STAIR_PROBE + up * (ledge - height + STAIR_PROBE);
+            if height > ledge || terrain.inside(over) {
+                return wall;
+            }
+            let Some(top) = terrain.raycast(over, -up, ledge + STAIR_PROBE) else {
+                return wall;
+            };
+            // Both treads ground it stands on: a steep curve (a dome's
+            // side) is no stair, however small its steps are looked at.
+            if (top.point - tread.point).dot(up) > ledge
+                || terrain.normal_at(tread.point).y < steep
+                || terrain.normal_at(top.point).y < steep
+            {
+                return wall;
+            }
+            travelled = wall + STAIR_PROBE;
+            if travelled >= look {
+                return f32::INFINITY;
+            }
+            origin = top.point + up * height;
+        }
+        f32::INFINITY
     }
 
     /// How far ahead, within `look` metres, a ground walker's path meets a

@@ -521,8 +521,8 @@ enum Nearest {
 }
 
 /// The indices of the carves that open `spec`'s ground: on a flat
-/// ground, the boxes and cylinders carved from below its level up to it or
-/// past it (a trench, a pit, a well). Empty on noise ground, whose height
+/// ground, the shapes carved from below its level up to it or past it (a
+/// trench, a pit, a well, a crater). Empty on noise ground, whose height
 /// inside a footprint may rise past a carve's top.
 fn ground_carves(spec: &TerrainSpec) -> Arc<[u32]> {
     if !matches!(spec.noise.fractal, super::Fractal::Flat) {
@@ -537,13 +537,48 @@ fn ground_carves(spec: &TerrainSpec) -> Arc<[u32]> {
         .collect()
 }
 
-/// Whether `shape` opens a flat ground at `level`: a box or cylinder
-/// carved from below it up to it or past it.
+/// Whether `shape` opens a flat ground at `level`: carved from below it
+/// up to it or past it.
 fn opens_ground(shape: &Shape, level: f32) -> bool {
-    shape.subtract
-        && shape.kind != ShapeKind::Sphere
-        && shape.bottom() < level
-        && shape.top() > level
+    shape.subtract && shape.bottom() < level && shape.top() > level
+}
+
+/// How near the ground's surface (metres) a ray's hit on a shape's face
+/// counts as on the ground.
+const ON_THE_GROUND: f32 = 1e-3;
+
+/// The distance from world point `world` to what a sphere carved through
+/// a flat ground at `level` left of it (the ground outside the crater's
+/// rim and the bowl under it), with the way away from it: inside the
+/// sphere, or over the crater's opening; `None` elsewhere. Nearest is the
+/// point of the sphere straight out from its centre when that is in the
+/// bowl, else a point of the rim. (Before, the ground's plane stood over
+/// the opening as a lid: a biped walked out onto it over a crater 1.3 m
+/// deep and stood 30 s with no foot down.)
+fn crater_ground(shape: &Shape, level: f32, world: Vec3) -> Option<(f32, Vec3)> {
+    let radius = shape.half.x;
+    let out = world - shape.center;
+    let from_centre = out.length();
+    let across = Vec2::new(out.x, out.z).length();
+    // The rim's radius: the sphere's section at the ground's level.
+    let rim = (radius * radius - (level - shape.center.y).powi(2))
+        .max(0.0)
+        .sqrt();
+    let inside = from_centre < radius;
+    if !inside && (world.y < level || across >= rim) {
+        return None;
+    }
+    if inside && shape.center.y + out.y * (radius / from_centre.max(f32::MIN_POSITIVE)) <= level {
+        let inward = (-out).normalize_or(Vec3::Y);
+        return Some((radius - from_centre, inward));
+    }
+    // The nearest point of the rim, in the vertical plane through the
+    // sphere's axis and `world`.
+    let outward = Vec3::new(out.x, 0.0, out.z).normalize_or(Vec3::X);
+    let rim_point = Vec3::new(shape.center.x, level, shape.center.z) + outward * rim;
+    let away = world - rim_point;
+    let distance = away.length();
+    Some((distance, away.normalize_or(Vec3::Y)))
 }
 
 /// The unit normal of ground whose slope is (dh/dx, dh/dz), as
@@ -858,6 +893,8 @@ impl<'a> Ground<'a> {
     /// over it (a spider turning off a bridge walked 7 s on it, over a 3 m
     /// trench); and the carve's own, in the trench just under its top,
     /// took that top for a face and pushed the body down 3 cm in a step.
+    /// A sphere's crater is the same, its bowl for the floor (see
+    /// [`crater_ground`]).
     fn carved_ground(&self, world: Vec3, indices: &[u32]) -> Option<(f32, Vec3)> {
         let level = self.field.flat?;
         let mut found: Option<(f32, Vec3)> = None;
@@ -867,6 +904,14 @@ impl<'a> Ground<'a> {
             let shape = &self.field.shapes[i as usize];
             let floor = world.y - shape.bottom();
             if floor <= 0.0 || !opens_ground(shape, level) {
+                continue;
+            }
+            if shape.kind == ShapeKind::Sphere {
+                if let Some(here) = crater_ground(shape, level, world)
+                    && found.is_none_or(|(d, _)| here.0 > d)
+                {
+                    found = Some(here);
+                }
                 continue;
             }
             let q = shape.local(world);
@@ -886,7 +931,7 @@ impl<'a> Ground<'a> {
                     let length = out.length();
                     (shape.half.x - length, -out.normalize_or(Vec3::X))
                 }
-                // Opens no ground (see `opens_ground`).
+                // Its crater, above.
                 ShapeKind::Sphere => continue,
             };
             if inside <= 0.0 {
@@ -1107,13 +1152,18 @@ impl<'a> Ground<'a> {
             // (The ground answered last only when its hit ended the ray.)
             return Some(hit);
         }
-        // Into an added shape, or out of a carve into the ground.
+        // Into an added shape, or out of a carve into the ground: on the
+        // shape's face. Where that face meets the ground's surface (a
+        // carve's floor at the ground's level), stand exactly on the
+        // ground's interpolated surface. Not below it: out of a crater's
+        // bowl, rounded just outside the sphere, the ground's height there
+        // stood the hit on the crater's opening, and a biped walked out
+        // onto it.
         let point = origin + direction * t;
-        // On the ground, stand exactly on its interpolated surface.
         let point = if self.holder(point + self.offset()).is_none() && t > 0.0 {
             match self.ground_hit(origin, direction, t, t) {
-                Some(hit) => hit.point,
-                None => point,
+                Some(hit) if (hit.point.y - point.y).abs() <= ON_THE_GROUND => hit.point,
+                _ => point,
             }
         } else {
             point
