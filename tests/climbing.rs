@@ -135,6 +135,17 @@ fn clean_climb_bones_within(s: &Summary, bones_in: f32) -> Vec<String> {
     breaches
 }
 
+/// Fails unless no creature in `s` went more than `most` seconds with no
+/// foot planted; `what` says which run.
+#[track_caller]
+fn assert_footless_within(s: &Summary, most: f32, what: impl std::fmt::Display) {
+    assert!(
+        s.footless_seconds_max <= most,
+        "{what}: {} s with no foot planted",
+        s.footless_seconds_max
+    );
+}
+
 /// Fails, naming every breach, unless `s` is a [`clean_climb`].
 #[track_caller]
 fn assert_clean_climb(s: &Summary) {
@@ -1333,11 +1344,7 @@ fn no_shipped_creature_is_held_up_by_nothing_on_the_solid_terrains() {
                 common::shipped_terrain(terrain),
                 "forward 60s",
             );
-            assert!(
-                s.footless_seconds_max <= 0.2,
-                "{creature} on {terrain}: {} s with no foot planted",
-                s.footless_seconds_max
-            );
+            assert_footless_within(&s, 0.2, format!("{creature} on {terrain}"));
         }
     }
 }
@@ -2076,11 +2083,7 @@ fn a_walker_turning_beside_a_low_slab_keeps_a_foot_planted() {
         floating_slab(0.55),
         "forward 15s, forward+left 2s, forward 23s",
     );
-    assert!(
-        s.footless_seconds_max <= 0.2,
-        "{} s with no foot planted",
-        s.footless_seconds_max
-    );
+    assert_footless_within(&s, 0.2, "turning beside the slab");
     assert!(s.distance > 15.0, "{} m", s.distance);
     assert!(sound(&s).is_empty(), "{:?}", sound(&s));
 }
@@ -2097,11 +2100,7 @@ fn a_walker_walks_under_a_slab_higher_than_its_body() {
     let thin = flat_terrain("slab", &added_box([5.0, 1.3, 0.0], [3.0, 0.2, 30.0]));
     for (bottom, slab) in [(1.2, thin), (1.3, floating_slab(1.3))] {
         let s = common::drive(common::shipped_creature("biped"), slab, "forward 40s");
-        assert!(
-            s.footless_seconds_max <= 0.2,
-            "slab {bottom} m up: {} s with no foot planted",
-            s.footless_seconds_max
-        );
+        assert_footless_within(&s, 0.2, format!("slab {bottom} m up"));
         // At its speed all the way (24.9 m in 40 s), under the slab and on.
         assert!(s.distance > 20.0, "slab {bottom} m up: {} m", s.distance);
         assert_clean_climb(&s);
@@ -2349,11 +2348,7 @@ fn rays_and_distances_over_a_crater_find_its_bowl() {
 fn creatures_at_a_crater_stand_on_its_bowl_not_its_opening() {
     let biped = common::drive(common::shipped_creature("biped"), crater(), "forward 40s");
     assert!(biped.distance > 15.0, "biped: {} m", biped.distance);
-    assert!(
-        biped.footless_seconds_max <= 0.6,
-        "biped: {} s with no foot planted",
-        biped.footless_seconds_max
-    );
+    assert_footless_within(&biped, 0.6, "biped");
     assert_clean_climb(&biped);
     let hexapod = common::drive(common::shipped_creature("hexapod"), crater(), "forward 40s");
     assert_eq!(hexapod.footless_seconds_max, 0.0, "hexapod");
@@ -2407,11 +2402,7 @@ fn a_climber_turning_off_a_bridge_climbs_into_the_trench_rather_than_walk_on_air
         bridge,
         TURN_RIGHT_AT_12S,
     );
-    assert!(
-        s.footless_seconds_max <= 0.2,
-        "{} s with no foot planted",
-        s.footless_seconds_max
-    );
+    assert_footless_within(&s, 0.2, "turning off the bridge");
     assert!(s.time_on_walls > 2.0, "{} s on walls", s.time_on_walls);
     assert_clean_climb(&s);
 }

@@ -294,10 +294,12 @@ impl Creature {
                 return wall;
             };
             let height = (hit.point - tread.point).dot(up);
-            let over = hit.point + forward * STAIR_PROBE + up * (ledge - height + STAIR_PROBE);
-            if height > ledge || terrain.inside(over) {
+            if height > ledge {
                 return wall;
             }
+            // From over the face's top, a step over the tread: inside the
+            // solid (a taller face) it finds nothing.
+            let over = hit.point + forward * STAIR_PROBE + up * (ledge - height + STAIR_PROBE);
             let Some(top) = terrain.raycast(over, -up, ledge + STAIR_PROBE) else {
                 return wall;
             };

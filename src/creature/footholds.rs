@@ -363,8 +363,10 @@ fn under_any_ceiling(
     }
 }
 
-/// How far under a ceiling (metres) a foothold ray starts again.
-const CEILING_MARGIN: f32 = 0.01;
+/// How far under a ceiling (metres) a ray for the surface under a
+/// creature starts again: a foothold ray here, the ray for the ground under
+/// the body in `posture.rs`.
+pub(super) const CEILING_MARGIN: f32 = 0.01;
 
 /// How much leg it takes to put a foot at `point` from `hip`: the straight
 /// distance, or in a solid world, when that line passes through the solid

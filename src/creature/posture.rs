@@ -17,6 +17,7 @@
 
 use glam::{Quat, Vec3};
 
+use super::footholds::CEILING_MARGIN;
 use super::leg::LegPhase;
 use super::spec::{OrientationSource, Surface};
 use super::state::StepScratch;
@@ -60,13 +61,11 @@ const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
 /// of world up): the height spring and the guard raise it straight up, and
 /// stranded it may step off its balance. Below it, it is on its side.
 pub(super) const STANDING_UP: f32 = 0.5;
-/// How far under a ceiling (metres) the ray for the surface under the
-/// body starts (see `Creature::surface_below_any_ceiling`).
-const CEILING_MARGIN: f32 = 0.01;
 /// How far from its hip (a share of its reach) the body brings a hanging
 /// leg's foothold (see `Creature::lowest_reaching_height`): inside the reach
 /// a swing lands within, with room for the body's springs to overshoot.
-const HANGING_REACH: f32 = 0.9;
+/// (Not the swing's `HANGING_REACH`, how far a hanging foot itself goes.)
+const HANGING_FOOTHOLD_REACH: f32 = 0.9;
 /// The height spring rises for a surface only when its normal leans toward
 /// the body's up by more than this cosine (about 75°).
 const FACING_UP: f32 = 0.25;
@@ -212,7 +211,7 @@ impl Creature {
     }
 
     /// How far the body may move along `up` (negative: down) for every
-    /// hanging leg's foothold to come within [`HANGING_REACH`] of its hip,
+    /// hanging leg's foothold to come within [`HANGING_FOOTHOLD_REACH`] of its hip,
     /// where moving along `up` can bring it there at all; infinite with no
     /// leg hanging. The ride height over the feet is the mean of their
     /// footholds, which holds a body above a foothold its leg cannot reach
@@ -233,7 +232,7 @@ impl Creature {
                 continue;
             }
             let hip = self.body.to_world(self.spec.legs[i].mount);
-            let reach = HANGING_REACH * self.shared.frames[i].reach;
+            let reach = HANGING_FOOTHOLD_REACH * self.shared.frames[i].reach;
             let offset = hip - leg.desired;
             let along = offset.dot(up);
             let across_squared = offset.length_squared() - along * along;

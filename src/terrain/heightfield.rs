@@ -547,6 +547,44 @@ fn opens_ground(shape: &Shape, level: f32) -> bool {
 /// counts as on the ground.
 const ON_THE_GROUND: f32 = 1e-3;
 
+/// The distance from world point `world`, `floor` metres above the bottom
+/// of `shape` (a carve that opens a flat ground at `level`), to what the
+/// carve left of the ground, with the way away from it: the nearer of the
+/// rim and the floor inside the footprint (a sphere's: see
+/// [`crater_ground`]); `None` outside it.
+fn opening_ground(shape: &Shape, level: f32, world: Vec3, floor: f32) -> Option<(f32, Vec3)> {
+    let q = shape.local(world);
+    // How far inside the footprint, and the way from its nearest side
+    // toward the middle, in the shape's frame.
+    let (inside, away) = match shape.kind {
+        ShapeKind::Box => {
+            let (across_x, across_z) = (shape.half.x - q.x.abs(), shape.half.z - q.z.abs());
+            if across_x <= across_z {
+                (across_x, Vec3::new(-q.x.signum(), 0.0, 0.0))
+            } else {
+                (across_z, Vec3::new(0.0, 0.0, -q.z.signum()))
+            }
+        }
+        ShapeKind::Cylinder => {
+            let out = Vec3::new(q.x, 0.0, q.z);
+            let length = out.length();
+            (shape.half.x - length, -out.normalize_or(Vec3::X))
+        }
+        ShapeKind::Sphere => return crater_ground(shape, level, world),
+    };
+    if inside <= 0.0 {
+        return None;
+    }
+    let above = (world.y - level).max(0.0);
+    let rim = Vec2::new(inside, above).length();
+    Some(if floor < rim {
+        (floor, Vec3::Y)
+    } else {
+        let local = (away * inside + Vec3::Y * above).normalize_or(Vec3::Y);
+        (rim, shape.world_point(local) - shape.center)
+    })
+}
+
 /// The distance from world point `world` to what a sphere carved through
 /// a flat ground at `level` left of it (the ground outside the crater's
 /// rim and the bowl under it), with the way away from it: inside the
@@ -894,7 +932,7 @@ impl<'a> Ground<'a> {
     /// trench); and the carve's own, in the trench just under its top,
     /// took that top for a face and pushed the body down 3 cm in a step.
     /// A sphere's crater is the same, its bowl for the floor (see
-    /// [`crater_ground`]).
+    /// [`opening_ground`]).
     fn carved_ground(&self, world: Vec3, indices: &[u32]) -> Option<(f32, Vec3)> {
         let level = self.field.flat?;
         let mut found: Option<(f32, Vec3)> = None;
@@ -906,46 +944,9 @@ impl<'a> Ground<'a> {
             if floor <= 0.0 || !opens_ground(shape, level) {
                 continue;
             }
-            if shape.kind == ShapeKind::Sphere {
-                if let Some(here) = crater_ground(shape, level, world)
-                    && found.is_none_or(|(d, _)| here.0 > d)
-                {
-                    found = Some(here);
-                }
-                continue;
-            }
-            let q = shape.local(world);
-            // How far inside the footprint, and the way from its nearest
-            // side toward the middle, in the shape's frame.
-            let (inside, away) = match shape.kind {
-                ShapeKind::Box => {
-                    let (across_x, across_z) = (shape.half.x - q.x.abs(), shape.half.z - q.z.abs());
-                    if across_x <= across_z {
-                        (across_x, Vec3::new(-q.x.signum(), 0.0, 0.0))
-                    } else {
-                        (across_z, Vec3::new(0.0, 0.0, -q.z.signum()))
-                    }
-                }
-                ShapeKind::Cylinder => {
-                    let out = Vec3::new(q.x, 0.0, q.z);
-                    let length = out.length();
-                    (shape.half.x - length, -out.normalize_or(Vec3::X))
-                }
-                // Its crater, above.
-                ShapeKind::Sphere => continue,
-            };
-            if inside <= 0.0 {
-                continue;
-            }
-            let above = (world.y - level).max(0.0);
-            let rim = Vec2::new(inside, above).length();
-            let here = if floor < rim {
-                (floor, Vec3::Y)
-            } else {
-                let local = (away * inside + Vec3::Y * above).normalize_or(Vec3::Y);
-                (rim, shape.world_point(local) - shape.center)
-            };
-            if found.is_none_or(|(d, _)| here.0 > d) {
+            if let Some(here) = opening_ground(shape, level, world, floor)
+                && found.is_none_or(|(d, _)| here.0 > d)
+            {
                 found = Some(here);
             }
         }
