@@ -509,6 +509,31 @@ fn the_top_view_shows_a_climber_under_a_roof_through_it() {
     }
 }
 
+/// The top view of the spider down in a crater: the opening is marked
+/// (`_`) at the depth of the bowl, so the spider's joints and feet show
+/// over it. The ground's own height stood over the opening, and the view
+/// showed neither the crater nor the spider in it.
+#[test]
+fn the_top_view_shows_a_crater_and_the_creature_in_it() {
+    use skitter::render::{Camera, ViewKind, render_view};
+    let mut world = common::walking_world(common::shipped_creature("spider"), crater());
+    // Until the body is half a metre down in the bowl.
+    for _ in 0..20 * 120 {
+        world.step();
+        if body_pose(&world).0.y < -0.5 {
+            break;
+        }
+    }
+    assert!(body_pose(&world).0.y < -0.5, "{}", body_pose(&world).0);
+    let text = render_view(&world, ViewKind::Top, &Camera::default(), 100, 30).to_text();
+    let opening = text.chars().filter(|c| *c == '_').count();
+    let joints = text
+        .chars()
+        .filter(|c| matches!(c, 'o' | 'O' | '^'))
+        .count();
+    assert!(opening > 500 && joints >= 8, "{text}");
+}
+
 /// The side view's section looks at each cell's centre, and a wall
 /// thinner than a cell fell between them: the view showed the spider
 /// climbing a 5 cm wall as climbing nothing. Cells near a thin shape are

@@ -210,11 +210,15 @@ fn face_at(
 
 /// Solid shapes seen from above: `%` where a shape's top is the surface,
 /// `&` where that top is a roof with open space under it (a room, an
-/// overhang), `#`-free so the inspected leg stays apart. A shape's top is
+/// overhang), `_` where a carve opens the ground (a pit, a trench, a
+/// crater), `#`-free so the inspected leg stays apart. A shape's top is
 /// drawn at its depth, so what stands on it shows over it and what is
 /// below its edge is hidden; a roof is drawn behind everything, so a
 /// creature in the room or on the ceiling under it shows through it (the
 /// view follows that creature, and would otherwise show only the roof).
+/// An opening is drawn at the depth of what the carve left, so a creature
+/// down in it shows (the ground's own height stood over it, and a spider
+/// in a crater vanished from the view).
 fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
     for row in 0..grid.height() {
         for col in 0..grid.width() {
@@ -224,6 +228,18 @@ fn plan_shapes(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) {
             }
             let ground = terrain.height(p.x, p.z);
             let top = terrain.surface_top(p.x, p.z).point;
+            if top.y < ground - 0.02 {
+                grid.put(
+                    col,
+                    row,
+                    Cell {
+                        ch: '_',
+                        ink: brightness(0.3),
+                        depth: (top - projection.origin).dot(projection.forward),
+                    },
+                );
+                continue;
+            }
             if top.y <= ground + 0.02 {
                 continue;
             }
