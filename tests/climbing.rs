@@ -2312,6 +2312,31 @@ fn the_distance_over_a_carves_opening_reaches_its_rim() {
     assert!((in_rim + 0.05).abs() < 1e-3, "{in_rim}");
 }
 
+/// A doorway 4 m wide and 2 m tall carved through a wall 0.3 m thick,
+/// 2.5 m tall, 4.85 m ahead (the carve 1 cm past each face): walkers go
+/// through it. The distance past a carve is the carved shape's (a bound):
+/// the body's centre was held 35 mm off the wall's face where the doorway
+/// had cut it away, and the hexapod stood in the doorway for good.
+#[test]
+fn walkers_go_through_a_doorway_carved_in_a_wall() {
+    let door = flat_terrain(
+        "door",
+        &(added_box([5.0, 1.25, 0.0], [0.3, 2.5, 20.0])
+            + &carved_box([5.0, 1.0, 0.0], [0.32, 2.0, 4.0])),
+    );
+    for walker in ["hexapod", "biped"] {
+        let mut world = common::walking_world(common::shipped_creature(walker), door.clone());
+        for _ in 0..20 * 120 {
+            world.step();
+        }
+        let (body, _) = body_pose(&world);
+        assert!(body.x > 8.0, "{walker} stopped at {body}");
+        let s = world.summary(1.0);
+        assert_eq!(s.footless_seconds_max, 0.0, "{walker}");
+        assert_clean_climb(&s);
+    }
+}
+
 /// A crater: a sphere of radius 2.5 m centred 1.2 m over a flat ground
 /// at x = 6, its rim 2.19 m across, its bowl 1.3 m deep, its rim's face
 /// 61° steep.

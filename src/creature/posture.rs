@@ -722,6 +722,11 @@ impl Creature {
     fn keep_body_clear(&mut self, terrain: &Ground<'_>) {
         let half = self.spec.body.size * 0.5;
         let centre_margin = half.y.min(self.spec.body.height) * 0.5;
+        // A ground walker's centre goes through a doorway carved in a wall
+        // (see below). A climber's keeps off the bound as before: rounding
+        // a room's doorway, nearer its edges, a spider had no foot down for
+        // 0.9 s and an octopod cut a bone 15 mm into the lintel.
+        let exact_centre = self.spec.body.surface == Surface::Ground;
         for _ in 0..3 {
             let mut worst: Option<(f32, Vec3)> = None;
             // The least distance of the box's points (not its centre, held
@@ -733,7 +738,13 @@ impl Creature {
                     least = crate::math::min_or_nan(least, distance);
                 }
                 let short = margin - distance;
-                if short > 0.0 && worst.is_none_or(|(w, _)| short > w) {
+                // The centre's distance past a carve may be the carve's
+                // bound alone (see `Ground::carved_bound_only`); the box's
+                // own points keep the bound, which errs away from the solid.
+                if short > 0.0
+                    && worst.is_none_or(|(w, _)| short > w)
+                    && (on_box || !exact_centre || !terrain.carved_bound_only(p, distance))
+                {
                     worst = Some((short, p));
                 }
             };

@@ -125,7 +125,11 @@ pub struct Heightfield {
     /// The least full extent of any added shape (∞ with none): below it,
     /// a view's samples may pass between a thin shape's faces.
     thinnest_added: f32,
-    /// The carves (boxes and cylinders) that open a flat ground: in and
+    /// Whether any shape carves: only then can the distance past a shape
+    /// be a carve's bound rather than exact (see
+    /// [`Ground::carved_bound_only`]).
+    any_carve: bool,
+    /// The carves that open a flat ground: in and
     /// over their openings the ground's distance is what they left of it
     /// (see `Ground::carved_ground`), and the body's box search looks at
     /// the whole world near them, their rims included.
@@ -203,6 +207,7 @@ impl Heightfield {
                 .map(|s| 2.0 * s.half.min_element())
                 .fold(f32::INFINITY, f32::min),
             ground_carves: ground_carves(spec),
+            any_carve: spec.shapes.iter().any(|s| s.subtract),
         };
         // The initial extent, capped so it never evicts its own chunks.
         let chunk_metres = chunk_cells as f32 * spacing;
@@ -1020,6 +1025,22 @@ impl<'a> Ground<'a> {
             let shape = &self.field.shapes[i as usize];
             shape.contains(world).then_some(shape)
         })
+    }
+
+    /// Whether `distance`, the signed distance at `p` (outside the solid),
+    /// is only the bound a carve leaves: the point it measures to, back
+    /// down the distance's gradient, is not on the surface. Past a carve
+    /// the distance is an added shape's, as if the carve were not there: a
+    /// hexapod walking through a doorway carved in a wall had its centre
+    /// held 35 mm off the wall's face where the doorway had cut it away,
+    /// and stood in the doorway for good. An exact distance's point is on
+    /// the surface (a face's, or an edge's between faces).
+    pub fn carved_bound_only(&self, p: Vec3, distance: f32) -> bool {
+        if !(self.field.any_carve && distance > 0.0) {
+            return false;
+        }
+        let (_, normal) = self.distance_and_normal(p);
+        self.signed_distance(p - normal * distance) > ON_THE_GROUND
     }
 
     /// Unit outward normal of the surface nearest `p`.
