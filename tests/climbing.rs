@@ -2337,6 +2337,28 @@ fn walkers_go_through_a_doorway_carved_in_a_wall() {
     }
 }
 
+/// A five-legged climber in a crawl space 0.8 m high (a slab over the
+/// floor) beside a wall 1 m tall, turning toward the wall: rolling onto
+/// it, its box fit nowhere between floor and slab, and the guard pushed
+/// it out of the floor into the slab, 100 mm in. The body keeps the tilt
+/// it had when a new one does not fit.
+#[test]
+fn a_climber_rolling_onto_a_wall_under_a_low_slab_keeps_its_body_out_of_it() {
+    let crawl = flat_terrain(
+        "crawl",
+        &(added_box([12.0, 0.5, -0.8], [16.0, 1.0, 0.4])
+            + &added_box([12.0, 0.9, 0.0], [16.0, 0.2, 2.0])),
+    );
+    let s = common::drive(
+        template_climber(5, skitter::config::TemplateGait::Wave),
+        crawl,
+        "forward 10s, forward+left 3s, forward 10s",
+    );
+    assert!(s.distance > 10.0, "{} m", s.distance);
+    assert_eq!(s.footless_seconds_max, 0.0);
+    assert_clean_climb(&s);
+}
+
 /// A crater: a sphere of radius 2.5 m centred 1.2 m over a flat ground
 /// at x = 6, its rim 2.19 m across, its bowl 1.3 m deep, its rim's face
 /// 61° steep.

@@ -353,6 +353,7 @@ impl Creature {
         motion.tilt_velocity = settled(rate.clamp_length_max(self.spec.body.max_tilt_rate));
         motion.tilt_error = Some(error);
         let turn = Quat::from_scaled_axis(motion.tilt_velocity * dt);
+        let untilted = self.body.orientation;
         self.body.orientation = crate::math::settled_rotation(turn * self.body.orientation);
         if let Some(steepest) = steepest {
             // The spring aims within the cone but may swing past its edge
@@ -564,7 +565,19 @@ impl Creature {
         self.motion.sway += shift;
         self.body.position += shift;
 
-        self.keep_body_above_ground(terrain);
+        let guarded = self.body;
+        if !self.keep_body_above_ground(terrain) {
+            // Tilted so the box fits nowhere between the faces about it
+            // (pushed out of the floor into the ceiling): a five-legged
+            // climber rolling onto a wall under a slab 0.8 m up went
+            // 100 mm into the slab. It keeps the tilt it had instead.
+            self.body = Body {
+                orientation: untilted,
+                ..guarded
+            };
+            self.motion.tilt_velocity = Vec3::ZERO;
+            self.keep_body_above_ground(terrain);
+        }
     }
 
     /// The feet's plane's `normal` (turned to agree with the body's `up`),
@@ -666,10 +679,12 @@ impl Creature {
     /// centre within half its height of it. The box is moved off the ground
     /// at its nearest point (see [`clearance_axis`]), then straight up for
     /// what is left, then the centre lifted straight up if it needs to be.
-    pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) {
+    ///
+    /// False when, among shapes, the pushes leave a point of the box in
+    /// the solid (see [`keep_body_clear`](Self::keep_body_clear)).
+    pub(super) fn keep_body_above_ground(&mut self, terrain: &Ground<'_>) -> bool {
         if terrain.has_shapes() {
-            self.keep_body_clear(terrain);
-            return;
+            return self.keep_body_clear(terrain);
         }
         let half = self.spec.body.size * 0.5;
         let orientation = self.body.orientation;
@@ -711,6 +726,8 @@ impl Creature {
             // The spring must not pull it back down at once.
             self.motion.lift_rate = self.motion.lift_rate.max(0.0);
         }
+        // Straight up always clears open ground.
+        true
     }
 
     /// The hard guard in a solid world: no corner of the body box, no point
@@ -719,7 +736,10 @@ impl Creature {
     /// surface (floor, wall or ceiling) than
     /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's
     /// normal, a few times over for corners against two faces at once.
-    fn keep_body_clear(&mut self, terrain: &Ground<'_>) {
+    /// False when those pushes leave a corner of the box, or its point
+    /// nearest the shapes, in the solid: pushed out of one face into
+    /// another.
+    fn keep_body_clear(&mut self, terrain: &Ground<'_>) -> bool {
         let half = self.spec.body.size * 0.5;
         let centre_margin = half.y.min(self.spec.body.height) * 0.5;
         // A ground walker's centre goes through a doorway carved in a wall
@@ -766,7 +786,7 @@ impl Creature {
             }
             let Some((short, at)) = worst else {
                 self.set_ground_under_body(ground_gap, nearest, Some(least));
-                return;
+                return true;
             };
             let normal = terrain.normal_at(at);
             self.body.position += normal * short;
@@ -775,6 +795,12 @@ impl Creature {
                 self.motion.lift_rate = self.motion.lift_rate.max(0.0);
             }
         }
+        let (_, nearest) = self.body_box_gaps(terrain);
+        let half = self.spec.body.size * 0.5;
+        body_corners(&self.body, half)
+            .into_iter()
+            .chain(nearest.map(|n| n.at))
+            .all(|p| terrain.signed_distance(p) >= 0.0)
     }
 }
 

@@ -579,7 +579,8 @@ impl Creature {
         let settled = mean + self.spec.body.height;
         if settled.is_finite() && (settled - self.body.position.y).abs() > 1e-4 {
             self.body.position.y = settled;
-            self.keep_body_above_ground(terrain);
+            // Set down upright, it has no other tilt to fall back on.
+            let _fits = self.keep_body_above_ground(terrain);
             self.set_legs_on_footholds(terrain);
         }
         for i in 0..self.legs.len() {
