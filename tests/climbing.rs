@@ -2341,7 +2341,9 @@ fn walkers_go_through_a_doorway_carved_in_a_wall() {
 /// floor) beside a wall 1 m tall, turning toward the wall: rolling onto
 /// it, its box fit nowhere between floor and slab, and the guard pushed
 /// it out of the floor into the slab, 100 mm in. The body keeps the tilt
-/// it had when a new one does not fit.
+/// it had when a new one leaves it more than 1 mm in (`UNFIT_DEPTH`;
+/// undone at any depth, a spider turning between L-shaped walls, 0.3 mm
+/// in, was off its feet 3.5 s).
 #[test]
 fn a_climber_rolling_onto_a_wall_under_a_low_slab_keeps_its_body_out_of_it() {
     let crawl = flat_terrain(
@@ -2356,7 +2358,12 @@ fn a_climber_rolling_onto_a_wall_under_a_low_slab_keeps_its_body_out_of_it() {
     );
     assert!(s.distance > 10.0, "{} m", s.distance);
     assert_eq!(s.footless_seconds_max, 0.0);
-    assert_clean_climb(&s);
+    assert!(s.body_clearance_min > -0.001, "{}", s.body_clearance_min);
+    let breaches = clean_climb(&Summary {
+        body_clearance_min: s.body_clearance_min.max(0.0),
+        ..s.clone()
+    });
+    assert!(breaches.is_empty(), "{breaches:?}");
 }
 
 /// A crater: a sphere of radius 2.5 m centred 1.2 m over a flat ground

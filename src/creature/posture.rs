@@ -61,6 +61,12 @@ const SHAPES_SEARCH_MARGIN: f32 = 2.0 * BODY_CLEARANCE;
 /// of world up): the height spring and the guard raise it straight up, and
 /// stranded it may step off its balance. Below it, it is on its side.
 pub(super) const STANDING_UP: f32 = 0.5;
+/// How deep in the solid (metres) the guard's pushes may leave the body
+/// box before the tilt that put it there is undone (see
+/// `Creature::keep_body_clear`). Not at any depth: undoing the tilt of a
+/// spider turning between L-shaped walls, 0.3 mm in, took it off its
+/// feet for 3.5 s.
+const UNFIT_DEPTH: f32 = 0.001;
 /// How far from its hip (a share of its reach) the body brings a hanging
 /// leg's foothold (see `Creature::lowest_reaching_height`): inside the reach
 /// a swing lands within, with room for the body's springs to overshoot.
@@ -737,8 +743,8 @@ impl Creature {
     /// [`BODY_CLEARANCE`]; the deepest is pushed out along its surface's
     /// normal, a few times over for corners against two faces at once.
     /// False when those pushes leave a corner of the box, or its point
-    /// nearest the shapes, in the solid: pushed out of one face into
-    /// another.
+    /// nearest the shapes, deeper in the solid than [`UNFIT_DEPTH`]:
+    /// pushed out of one face into another.
     fn keep_body_clear(&mut self, terrain: &Ground<'_>) -> bool {
         let half = self.spec.body.size * 0.5;
         let centre_margin = half.y.min(self.spec.body.height) * 0.5;
@@ -800,7 +806,7 @@ impl Creature {
         body_corners(&self.body, half)
             .into_iter()
             .chain(nearest.map(|n| n.at))
-            .all(|p| terrain.signed_distance(p) >= 0.0)
+            .all(|p| terrain.signed_distance(p) >= -UNFIT_DEPTH)
     }
 }
 
