@@ -87,6 +87,9 @@ fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
 const GUARD_LOOKAHEAD: f32 = 0.2;
 /// Moments within the lookahead that are checked.
 const GUARD_HORIZONS: usize = 1;
+/// How far below a footless body among shapes (metres) the surface it
+/// falls onto is sought; past it, onto the ground's.
+const FALL_SEARCH: f32 = 50.0;
 
 /// The body's rates and the state of its springs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -284,7 +287,25 @@ impl Creature {
         // under it, standing up on it, rather than at its ride height over
         // footholds its hanging feet cannot reach.
         let footless = self.is_footless();
-        let below = if footless {
+        let below = if footless && terrain.has_shapes() {
+            // Straight down among the shapes too (a slab's top, not the
+            // ground under it), or, from inside the solid, to the nearest
+            // surface.
+            let position = self.body.position;
+            terrain
+                .raycast(position, Vec3::NEG_Y, FALL_SEARCH)
+                .unwrap_or_else(|| {
+                    if terrain.inside(position) {
+                        let point = terrain.closest_point(position);
+                        RayHit {
+                            point,
+                            distance: point.distance(position),
+                        }
+                    } else {
+                        terrain.project_down(position)
+                    }
+                })
+        } else if footless {
             terrain.project_down(self.body.position)
         } else {
             let length = 4.0 * self.spec.body.height + self.spec.max_reach();
@@ -390,7 +411,15 @@ impl Creature {
             })
             .sum();
         let bob = BOB_SHARE * self.spec.body.height * swinging / self.legs.len() as f32;
-        let height = (self.body.position - centre).dot(up);
+        // A footless body among shapes falls straight down, whichever way
+        // it faces (on its side off a wall's top it would otherwise "fall"
+        // sideways along its up).
+        let lift_axis = if footless && terrain.has_shapes() {
+            Vec3::Y
+        } else {
+            up
+        };
+        let height = (self.body.position - centre).dot(lift_axis);
         let ride = if footless {
             // Down onto its belly: the spring's clearance holds it there.
             0.5 * self.spec.body.size.y
@@ -403,7 +432,7 @@ impl Creature {
         }
         // Guard: never let the feet bring the body's underside near the
         // ground under it.
-        let gap = (self.body.position - below.point).dot(up);
+        let gap = (self.body.position - below.point).dot(lift_axis);
         let least = 0.5 * self.spec.body.size.y + 2.0 * BODY_CLEARANCE;
         error = error.max(least - gap);
         // Nor a corner of the underside, now or a moment ahead: the spring
@@ -529,7 +558,7 @@ impl Creature {
             let share = ((clearance_error - height_error) / SPRING_CLEARANCE).clamp(0.0, 1.0);
             up.lerp(clearance_way, share).normalize_or(up)
         } else {
-            up
+            lift_axis
         };
         self.body.position += axis * (motion.lift_rate * dt);
 

@@ -350,12 +350,14 @@ impl Creature {
             .then(|| self.body.position + self.ground_under_body.offset - Vec3::Y * gap)
     }
 
-    /// Whether the body has stood on open ground with no foot planted for
-    /// longer than a step takes: not a hop or a run between footfalls, but
-    /// feet that find nothing to land on. It settles onto the ground under
-    /// it (see `update_posture`) until they find footing.
+    /// Whether the body has had no foot planted for longer than a step
+    /// takes: not a hop or a run between footfalls, but feet that find
+    /// nothing to land on. It settles onto the ground under it (see
+    /// `update_posture`) until they find footing. Among walls too: a
+    /// spider whose feet all hung over a 5 cm wall's top, its body up the
+    /// wall's face, walked on up into the air 2.7 m over the wall.
     pub(crate) fn is_footless(&self) -> bool {
-        !self.among_walls && self.motion.footless_for > self.spec.gait.step_duration
+        self.motion.footless_for > self.spec.gait.step_duration
     }
 
     /// Whether nothing holds the body up: footless (see
@@ -372,6 +374,13 @@ impl Creature {
     /// records hold across a lift; across a move or a turn they are the
     /// last step's, which is where the body stood when the drive asks).
     fn gap_under_body(&self) -> f32 {
+        if self.among_walls {
+            // Among shapes the guard records the box's least distance to
+            // every surface (a slab it lies on, not only the ground).
+            if let Some((y, least)) = self.ground_under_body.solid_clearance {
+                return least + (self.body.position.y - y);
+            }
+        }
         self.body.position.y + self.ground_under_body.gap_below
     }
 
