@@ -1122,6 +1122,69 @@ fn a_walker_at_a_slot_too_narrow_for_it_keeps_its_feet_out_of_the_walls() {
     assert_clean_climb(&s);
 }
 
+/// A four-legged walker as a user might scale one up: legs of 1.7 m
+/// spread a metre to each side of a body 0.35 m wide.
+const LONG_LEGGED_WALKER: &str = r#"
+name = "longleg"
+[body]
+size = [0.67, 0.15, 0.35]
+height = 0.576
+speed = 0.91
+turn_rate = 50
+[gait]
+step_threshold = 0.18
+step_height = 0.12
+step_duration = 0.2
+lead = 0.1
+max_lifted = 2
+groups = [["left_1", "right_2"], ["right_1", "left_2"]]
+[[legs]]
+name = "left_1"
+mirror = "right_1"
+mount = [0.342, 0.0, -0.252]
+rest = [0.432, -0.576, -1.008]
+bones = [0.812, 0.916]
+pole = [0.432, 1.044, -1.206]
+[[legs]]
+name = "left_2"
+mirror = "right_2"
+mount = [-0.342, 0.0, -0.252]
+rest = [-0.432, -0.576, -1.008]
+bones = [0.812, 0.916]
+pole = [-0.432, 1.044, -1.206]
+"#;
+
+/// A walker looks for walls along the lines its legs cover, not only its
+/// centre line: the long-legged walker went on into a 0.4 m slot between
+/// walls 1 m high, its body fitting but its legs not, every foot hanging
+/// for 5.8 s, and lay there with bones 250 mm and knees 125 mm through
+/// the walls. It stops at the slot; driven on past it, it walks round.
+#[test]
+fn a_walker_whose_legs_span_a_narrow_slot_stops_before_it() {
+    let slot = || {
+        flat_terrain(
+            "slot",
+            &(added_box([5.0, 0.5, -0.45], [6.0, 1.0, 0.5])
+                + &added_box([5.0, 0.5, 0.45], [6.0, 1.0, 0.5])),
+        )
+    };
+    for script in ["forward 40s", "forward 8s, forward+left 4s, forward 20s"] {
+        let s = common::drive(
+            parse_creature("longleg.toml", LONG_LEGGED_WALKER).unwrap(),
+            slot(),
+            script,
+        );
+        assert_footless_within(&s, 0.2, script);
+        let bones = s.bone_clearance_min.unwrap_or(f32::NAN);
+        assert!(
+            s.joint_clearance_min >= -0.005 && bones >= -0.01,
+            "[{script}]: knees {} m, bones {bones} m",
+            s.joint_clearance_min
+        );
+        assert!(s.foot_gap_max <= 0.01, "[{script}]: gap {}", s.foot_gap_max);
+    }
+}
+
 /// The overhang with its shapes 19 mm nearer the spawn: a seven-legged
 /// climber rounding the lintel, its body hanging under the roof's front
 /// edge, lifted a foot off the roof along its up, into the roof; the swing

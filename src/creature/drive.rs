@@ -254,9 +254,16 @@ impl Creature {
             .step_height
             .min(spec.body.height - 0.5 * spec.body.size.y)
             .max(LOWEST_LEDGE);
-        for lift in [0.0, ledge - spec.body.height] {
-            let from = self.body.position + up * lift;
-            gap = gap.min(self.wall_ahead(terrain, from, look, ledge));
+        // Along the lines its legs cover too, not the centre line alone: a
+        // long-legged walker went into a 0.4 m slot between walls its legs
+        // could not clear, every foot hanging, and lay in it with its legs
+        // through them.
+        let across = self.body.orientation * Vec3::Z;
+        for lane in self.shared.wall_lanes {
+            for lift in [0.0, ledge - spec.body.height] {
+                let from = self.body.position + across * lane + up * lift;
+                gap = gap.min(self.wall_ahead(terrain, from, look, ledge));
+            }
         }
         gap = gap.min(self.drop_ahead(terrain, margin + stopping));
         if !gap.is_finite() {

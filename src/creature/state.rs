@@ -190,6 +190,11 @@ pub struct KindShared {
     /// farthest-forward joint, or the body's front), metres: the room a
     /// ground walker keeps before a wall.
     pub(super) reach_ahead: f32,
+    /// Body-frame offsets across the path (+z, right) of the lines a ground
+    /// walker looks for walls along: its centre line, its widest hips, and
+    /// midway from them to their rest feet, either side (see
+    /// `Creature::obstacle_speed`).
+    pub(super) wall_lanes: [f32; 5],
 }
 
 /// A leg's mount and rest point (body frame) and its reach.
@@ -274,6 +279,11 @@ impl KindShared {
             .iter()
             .flat_map(|chain| chain.joints().iter().map(|j| j.x))
             .fold(0.5 * spec.body.size.x, f32::max);
+        let widest = |z: &dyn Fn(&crate::creature::LegSpec) -> f32| {
+            spec.legs.iter().map(|l| z(l).abs()).fold(0.0, f32::max)
+        };
+        let hips = widest(&|l| l.mount.z);
+        let legs = widest(&|l| 0.5 * (l.mount.z + l.rest.z));
         Arc::new(KindShared {
             rest,
             group_of: spec.legs.iter().map(|l| l.group).collect(),
@@ -293,6 +303,7 @@ impl KindShared {
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
             reach_ahead,
+            wall_lanes: [0.0, -hips, hips, -legs, legs],
         })
     }
 }
