@@ -1122,6 +1122,39 @@ fn a_walker_at_a_slot_too_narrow_for_it_keeps_its_feet_out_of_the_walls() {
     assert_clean_climb(&s);
 }
 
+/// A beam 0.2 m wide and 1 m tall along the path, a step 0.5 m high
+/// before it: climbers come up the step beside the beam with their hips
+/// below its top. A foothold on the far side of the beam is out of reach
+/// (the line to it leaves the beam by the face opposite the one it
+/// entered by): the spider swung a foot toward one for 5 s, a bone 77 mm
+/// through the beam, never landing (9.3 m in 40 s), and the octopod cut
+/// it 99 mm.
+#[test]
+fn climbers_beside_a_beam_take_no_foothold_through_it() {
+    let beam = || {
+        flat_terrain(
+            "beam",
+            &(added_box([6.0, 0.5, 0.0], [8.0, 1.0, 0.2])
+                + &added_box([2.5, 0.25, 0.0], [1.0, 0.5, 2.0])),
+        )
+    };
+    for (creature, script, least) in [
+        ("spider", "forward 40s", 20.0),
+        ("spider", TURN_RIGHT_AT_12S, 15.0),
+        ("octopod", "forward 40s", 12.0),
+        ("octopod", TURN_RIGHT_AT_12S, 5.0),
+    ] {
+        let s = common::drive(common::shipped_creature(creature), beam(), script);
+        let breaches = clean_climb(&s);
+        assert!(breaches.is_empty(), "{creature} [{script}]: {breaches:?}");
+        assert!(
+            s.distance >= least,
+            "{creature} [{script}]: only {} m",
+            s.distance
+        );
+    }
+}
+
 /// A four-legged walker as a user might scale one up: legs of 1.7 m
 /// spread a metre to each side of a body 0.35 m wide.
 const LONG_LEGGED_WALKER: &str = r#"

@@ -371,10 +371,13 @@ pub(super) const CEILING_MARGIN: f32 = 0.01;
 /// How much leg it takes to put a foot at `point` from `hip`: the straight
 /// distance, or in a solid world, when that line passes through the solid
 /// (a foothold round an edge), the way over the edge: to where the line
-/// meets the surface, and from there to the foot. Infinite for a foot on
-/// a face turned away from the one the line meets ([`OPPOSED_FACES`]): the
-/// far face of a thin wall from a hip beside its near one, which no leg
-/// reaches but through the wall.
+/// meets the surface, and from there to the foot. Infinite when the line
+/// leaves the solid by a face turned away from the one it entered by
+/// ([`OPPOSED_FACES`]), the foot's own face or one the line crosses on its
+/// way out: the far face of a thin wall from a hip beside its near one,
+/// or the floor beyond a beam, which no leg reaches but through the solid
+/// (a spider beside a 0.2 m beam, its hip below the beam's top, swung a
+/// foot over it for 5 s with a bone 77 mm through it, never landing).
 pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 {
     let line = point - hip;
     let length = line.length();
@@ -382,7 +385,19 @@ pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 
         && length > 2.0 * EDGE_SLACK
         && let Some(hit) = terrain.raycast(hip, line, length - EDGE_SLACK)
     {
-        if terrain.normal_at(hit.point).dot(terrain.normal_at(point)) < OPPOSED_FACES {
+        let entered = terrain.normal_at(hit.point);
+        // Back from (just off) the foot toward the hip: the face the line
+        // leaves the solid by, when open space lies between it and the
+        // foot; the foot's own face when none does.
+        let on_foot = terrain.normal_at(point);
+        let left = terrain
+            .raycast(
+                point + on_foot * EDGE_SLACK,
+                hip - point,
+                length - hit.distance,
+            )
+            .map_or(on_foot, |back| terrain.normal_at(back.point));
+        if entered.dot(left) < OPPOSED_FACES {
             return f32::INFINITY;
         }
         return hit.distance + hit.point.distance(point);
@@ -431,5 +446,21 @@ mod tests {
         // And one on the hip's own face, straight.
         let beside = Vec3::new(5.1, 2.4, 0.0);
         assert!((reach_needed(&ground, hip, beside) - hip.distance(beside)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_floor_beyond_a_beam_is_out_of_reach_of_a_hip_below_its_top() {
+        // A beam 0.2 m wide and 1 m tall on the floor: faces at z = ±0.1.
+        let field = boxed([6.0, 0.5, 0.0], [8.0, 1.0, 0.2]);
+        let ground = field.world();
+        let hip = Vec3::new(2.6, 0.93, 0.4);
+        // 0.8 m by the line, through the beam; over its top, far more.
+        let beyond = Vec3::new(2.65, 0.0, -0.26);
+        assert_eq!(reach_needed(&ground, hip, beyond), f32::INFINITY);
+        // Its top, round the near edge, and the floor on the hip's side.
+        let on_top = Vec3::new(2.6, 1.0, 0.0);
+        assert!(reach_needed(&ground, hip, on_top).is_finite());
+        let near = Vec3::new(2.6, 0.0, 0.5);
+        assert!((reach_needed(&ground, hip, near) - hip.distance(near)).abs() < 1e-6);
     }
 }
