@@ -547,6 +547,30 @@ fn a_speed_the_gait_cannot_carry_is_a_warning_with_the_cap() {
     assert!(shown.ends_with("Lower the speed"), "{shown}");
 }
 
+/// A hip outside the body box is warned of, once for a mirrored pair, at
+/// the mount's line: the box is what keeps out of walls, so such a hip and
+/// its first bone can pass into them. A hip on the box's face is not.
+#[test]
+fn a_hip_outside_the_body_box_is_a_warning_at_its_mount() {
+    let text = spider_with("mount = [0.18, 0.0, -0.14]", "mount = [0.18, 0.0, -0.3]");
+    let (_, warnings) = parse_creature_with_warnings("creatures/wide.toml", &text).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let shown = warnings[0].to_string();
+    let line = line_of(&text, "mount = [0.18, 0.0, -0.3]");
+    assert!(
+        shown.starts_with(&format!(
+            "warning creatures/wide.toml:{line}:9: legs[0].mount: leg `front_left`'s hip is 0.120 m \
+             outside the body box (0.500 × 0.160 × 0.360 m)"
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("widen body.size"), "{shown}");
+    // On the box's side face (its half width, 0.18 m): no warning.
+    let flush = spider_with("mount = [0.18, 0.0, -0.14]", "mount = [0.18, 0.0, -0.18]");
+    let (_, warnings) = parse_creature_with_warnings("creatures/flush.toml", &flush).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
 /// The advice a capped speed's warning gives raises the cap: with three
 /// groups taking turns the swinging feet set it, and two groups (more
 /// feet in the air at once) carry more. (It used to say to shorten

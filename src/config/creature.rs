@@ -263,6 +263,9 @@ const INNER_MARGIN: f32 = 1.1;
 /// Rest feet of two legs must be at least this fraction of the shortest
 /// reach apart.
 const MIN_FOOT_SEPARATION: f32 = 0.1;
+/// How far (metres) a hip may stand outside the body box before `check`
+/// warns: a hip on the box's face, as most files put it, is not outside.
+const HIP_OUTSIDE_BODY: f32 = 0.01;
 /// Most legs a creature may have (after mirroring).
 pub const MAX_LEGS: usize = 64;
 /// Most bones a leg may have.
@@ -575,6 +578,28 @@ fn physical_checks(
             ),
         ));
     }
+    // The body box is what keeps out of walls and the ground: a hip
+    // outside it goes into them. (A walker whose hips stood 8 cm outside
+    // its 0.35 m body went into a 0.4 m slot the box fitted, hips and legs
+    // through its walls.) Once a table: a mirrored leg's hip is its twin's.
+    let mut warned = Vec::new();
+    for leg in legs {
+        let outside = (leg.spec.mount.abs() - half).max_element();
+        if outside > HIP_OUTSIDE_BODY && !warned.contains(&leg.mount_span.start) {
+            warned.push(leg.mount_span.start);
+            let field = leg.field.trim_end_matches(".mirror");
+            warnings.push(Warning(check.src.error(
+                Some(leg.mount_span.clone()),
+                format!("{field}.mount"),
+                format!(
+                    "leg `{}`'s hip is {outside:.3} m outside the body box ({:.3} × {:.3} × {:.3} m), \
+                     which is what keeps out of walls and the ground: the hip and the leg's first \
+                     bone can pass into them. Move the mount within the box or widen body.size",
+                    leg.spec.name, body.size.x, body.size.y, body.size.z
+                ),
+            )));
+        }
+    }
     let longest_reach = spec.max_reach();
     let feet_x = spec.legs.iter().map(|l| l.rest.x.abs()).fold(0.0, f32::max);
     let feet_z = spec.legs.iter().map(|l| l.rest.z.abs()).fold(0.0, f32::max);
@@ -864,6 +889,8 @@ fn parse_kind(
 struct ParsedLeg {
     spec: LegSpec,
     span: std::ops::Range<usize>,
+    /// Where the file gives the mount (a mirrored leg's is its twin's).
+    mount_span: std::ops::Range<usize>,
     name_span: std::ops::Range<usize>,
     solver_span: Option<std::ops::Range<usize>>,
     field: String,
@@ -1105,6 +1132,7 @@ fn place_leg(
         ParsedLeg {
             spec,
             span: leg.span(),
+            mount_span: file.mount.span(),
             name_span: mirror.span(),
             solver_span: file.solver.as_ref().map(Spanned::span),
             field: format!("{field}.mirror"),
@@ -1113,6 +1141,7 @@ fn place_leg(
     out.push(ParsedLeg {
         spec,
         span: leg.span(),
+        mount_span: file.mount.span(),
         name_span: file.name.span(),
         solver_span: file.solver.as_ref().map(Spanned::span),
         field,
