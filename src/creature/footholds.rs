@@ -233,7 +233,10 @@ impl Creature {
                 }
             }
         }
-        best.map_or_else(
+        // Footholds no leg reaches but through the solid are no better
+        // than none: a leg hung toward the first of them, the far face of
+        // a tower it was climbing, through the tower.
+        best.filter(|(stretch, _)| stretch.is_finite()).map_or_else(
             || Foothold {
                 // Nothing anywhere: for a climber among walls the surface
                 // nearest the hip; otherwise the ground below it. (Not a
