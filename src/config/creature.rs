@@ -578,13 +578,13 @@ fn physical_checks(
             ),
         ));
     }
-    // The body box is what keeps out of walls and the ground: a hip
+    // Only the body box is kept clear of walls and the ground: a hip
     // outside it goes into them. (A walker whose hips stood 8 cm outside
     // its 0.35 m body went into a 0.4 m slot the box fitted, hips and legs
     // through its walls.) Once a table: a mirrored leg's hip is its twin's.
     let mut warned = Vec::new();
     for leg in legs {
-        let outside = (leg.spec.mount.abs() - half).max_element();
+        let outside = (leg.spec.mount.abs() - half).max(Vec3::ZERO).length();
         if outside > HIP_OUTSIDE_BODY && !warned.contains(&leg.mount_span.start) {
             warned.push(leg.mount_span.start);
             let field = leg.field.trim_end_matches(".mirror");
@@ -593,8 +593,8 @@ fn physical_checks(
                 format!("{field}.mount"),
                 format!(
                     "leg `{}`'s hip is {outside:.3} m outside the body box ({:.3} × {:.3} × {:.3} m), \
-                     which is what keeps out of walls and the ground: the hip and the leg's first \
-                     bone can pass into them. Move the mount within the box or widen body.size",
+                     and only the box is kept clear of walls and the ground: the hip and the leg's \
+                     first bone can pass into them. Move the mount within the box or widen body.size",
                     leg.spec.name, body.size.x, body.size.y, body.size.z
                 ),
             )));

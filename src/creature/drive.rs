@@ -98,7 +98,7 @@ impl Creature {
         if speed_command > 0.0 {
             speed_command = speed_command.min(self.obstacle_speed(terrain));
         }
-        if self.is_unsupported() {
+        if self.is_unsupported(terrain) {
             // No foot on the ground to push with.
             speed_command = 0.0;
             turn_command = 0.0;
@@ -258,8 +258,21 @@ impl Creature {
         // long-legged walker went into a 0.4 m slot between walls its legs
         // could not clear, every foot hanging, and lay in it with its legs
         // through them.
+        // (A lane the same as one before it, where hips or legs lie on the
+        // centre line, is looked along once; one whose start lies beyond a
+        // wall beside the body, not at all: what is ahead of it there is
+        // not in the legs' way.)
         let across = self.body.orientation * Vec3::Z;
-        for lane in self.shared.wall_lanes {
+        let lanes = &self.shared.wall_lanes;
+        for (i, &lane) in lanes.iter().enumerate() {
+            if lanes[..i].contains(&lane)
+                || lane != 0.0
+                    && terrain
+                        .raycast(self.body.position, across * lane, lane.abs())
+                        .is_some()
+            {
+                continue;
+            }
             for lift in [0.0, ledge - spec.body.height] {
                 let from = self.body.position + across * lane + up * lift;
                 gap = gap.min(self.wall_ahead(terrain, from, look, ledge));

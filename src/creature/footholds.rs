@@ -99,7 +99,8 @@ impl Creature {
     /// rest point: a ray from the hip toward it finds a wall ahead, and a
     /// ray bending back under the body from below it finds the face round
     /// a convex edge; failing those, it takes the surface nearest the rest
-    /// point. A ground walker takes no face steeper than its `max_slope`,
+    /// point. Offered only footholds out of reach but through the solid,
+    /// a leg takes the fallback for none found (see the end). A ground walker takes no face steeper than its `max_slope`,
     /// and among walls no ledge higher above its hip than its ride height:
     /// a strider stopped at a 1 m box, turning, set a foot on the box's
     /// top, 0.55 m over its hip, and tipped its body onto the box's edge,
@@ -238,8 +239,9 @@ impl Creature {
         // a tower it was climbing, through the tower.
         best.filter(|(stretch, _)| stretch.is_finite()).map_or_else(
             || Foothold {
-                // Nothing anywhere: for a climber among walls the surface
-                // nearest the hip; otherwise the ground below it. (Not a
+                // Nothing anywhere (or nothing but through the solid): for
+                // a climber among walls the surface nearest the hip;
+                // otherwise the ground below it. (Not a
                 // ground walker's nearest surface: by a wall, its rest
                 // points inside the wall, that is the wall's face, and a
                 // five-legged walker turning along a wall stood its feet
@@ -389,17 +391,19 @@ pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 
         && let Some(hit) = terrain.raycast(hip, line, length - EDGE_SLACK)
     {
         let entered = terrain.normal_at(hit.point);
-        // Back from (just off) the foot toward the hip: the face the line
-        // leaves the solid by, when open space lies between it and the
-        // foot; the foot's own face when none does.
+        // Back along the line from the foot toward the hip: the face the
+        // line leaves the solid by, when open space lies between it and
+        // the foot. A foot in the corner at that face's foot (the floor
+        // just behind a 5 cm wall) starts the ray inside the wall: then
+        // from just off the foot's own face, alongside. The foot's own face
+        // when neither finds one (the line goes into the solid at the foot).
+        let back = -line / length;
         let on_foot = terrain.normal_at(point);
+        let most = length - hit.distance;
         let left = terrain
-            .raycast(
-                point + on_foot * EDGE_SLACK,
-                hip - point,
-                length - hit.distance,
-            )
-            .map_or(on_foot, |back| terrain.normal_at(back.point));
+            .raycast(point + back * EDGE_SLACK, back, most)
+            .or_else(|| terrain.raycast(point + on_foot * EDGE_SLACK, back, most))
+            .map_or(on_foot, |exit| terrain.normal_at(exit.point));
         if entered.dot(left) < OPPOSED_FACES {
             return f32::INFINITY;
         }
@@ -457,12 +461,26 @@ mod tests {
         let field = boxed([6.0, 0.5, 0.0], [8.0, 1.0, 0.2]);
         let ground = field.world();
         let hip = Vec3::new(2.6, 0.93, 0.4);
-        // 0.8 m by the line, through the beam; over its top, far more.
+        // 1.14 m by the line, through the beam; over its top, far more.
         let beyond = Vec3::new(2.65, 0.0, -0.26);
         assert_eq!(reach_needed(&ground, hip, beyond), f32::INFINITY);
-        // Its top, round the near edge, and the floor on the hip's side.
+        // Its top, round the near edge: the way over that edge.
         let on_top = Vec3::new(2.6, 1.0, 0.0);
-        assert!(reach_needed(&ground, hip, on_top).is_finite());
+        let over = reach_needed(&ground, hip, on_top);
+        assert!(
+            over.is_finite() && over >= hip.distance(on_top) - 1e-5,
+            "{over}"
+        );
+        // The floor in the corner behind a wall, 1 cm off its far face: the
+        // line back from the foot starts inside the wall.
+        let wall = boxed([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]);
+        let walled = wall.world();
+        let corner = Vec3::new(5.11, 0.0, 0.0);
+        assert_eq!(
+            reach_needed(&walled, Vec3::new(4.6, 0.8, 0.0), corner),
+            f32::INFINITY
+        );
+        // And the floor on the hip's side, straight.
         let near = Vec3::new(2.6, 0.0, 0.5);
         assert!((reach_needed(&ground, hip, near) - hip.distance(near)).abs() < 1e-6);
     }

@@ -328,9 +328,11 @@ impl Creature {
     /// rode the slab's edge 16 s on no foot at all. A foot that misses its
     /// foothold holds nothing up, and may step. A ground walker among
     /// walls only: on open ground a body with no foot down settles onto
-    /// the ground (`is_footless`), and a climber's last foot on a thin
-    /// wall's side, held down so, held it there (a spider crossing a 5 cm
-    /// wall went from 0.78 of its speed to 0.25).
+    /// the ground (`is_footless`; among walls too now, but only after a
+    /// step's time on no foot, and the slab's edge held the biped up
+    /// meanwhile), and a climber's last foot on a thin wall's side, held
+    /// down so, held it there (a spider crossing a 5 cm wall went from 0.78
+    /// of its speed to 0.25).
     fn would_leave_nothing_standing(&self, lifting: &[usize]) -> bool {
         let ground_walker = self.spec.body.surface == super::Surface::Ground;
         if !self.among_walls || !ground_walker || !self.legs.iter().any(|leg| leg.hanging) {

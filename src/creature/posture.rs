@@ -87,9 +87,6 @@ fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
 const GUARD_LOOKAHEAD: f32 = 0.2;
 /// Moments within the lookahead that are checked.
 const GUARD_HORIZONS: usize = 1;
-/// How far below a footless body among shapes (metres) the surface it
-/// falls onto is sought; past it, onto the ground's.
-const FALL_SEARCH: f32 = 50.0;
 
 /// The body's rates and the state of its springs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -228,10 +225,11 @@ impl Creature {
     /// m up and the other's foothold on the floor stood for good, the
     /// floor 1 m under that hip, its reach 0.75 m. The body moves to make
     /// the foothold reachable instead (its guards still keep it off the
-    /// ground). For a ground walker among walls only: on open ground a body
-    /// with no foot down settles onto the ground (`is_footless`), and
-    /// there, bringing hanging footholds within reach stalled a centipede
-    /// on ridged noise; a climber lowered so on a knife-edge wall's top, on
+    /// ground). For a ground walker among walls only: on open ground
+    /// bringing hanging footholds within reach stalled a centipede on
+    /// ridged noise (there a body with no foot down settles onto the ground
+    /// instead, `is_footless`, as it now does among walls too once it has
+    /// had none for a step's time); a climber lowered so on a knife-edge wall's top, on
     /// its side, was carried up off it by its other springs and hung in
     /// the air for 2.6 s.
     fn lowest_reaching_height(&self, up: Vec3) -> f32 {
@@ -289,22 +287,8 @@ impl Creature {
         let footless = self.is_footless();
         let below = if footless && terrain.has_shapes() {
             // Straight down among the shapes too (a slab's top, not the
-            // ground under it), or, from inside the solid, to the nearest
-            // surface.
-            let position = self.body.position;
-            terrain
-                .raycast(position, Vec3::NEG_Y, FALL_SEARCH)
-                .unwrap_or_else(|| {
-                    if terrain.inside(position) {
-                        let point = terrain.closest_point(position);
-                        RayHit {
-                            point,
-                            distance: point.distance(position),
-                        }
-                    } else {
-                        terrain.project_down(position)
-                    }
-                })
+            // ground under it).
+            terrain.surface_below(self.body.position)
         } else if footless {
             terrain.project_down(self.body.position)
         } else {
@@ -320,11 +304,7 @@ impl Creature {
                 .or_else(|| self.surface_below_any_ceiling(terrain, up, length))
                 .unwrap_or_else(|| {
                     if terrain.has_shapes() {
-                        let point = terrain.closest_point(self.body.position);
-                        RayHit {
-                            point,
-                            distance: point.distance(self.body.position),
-                        }
+                        terrain.nearest_hit(self.body.position)
                     } else {
                         terrain.project_down(self.body.position)
                     }
@@ -420,9 +400,16 @@ impl Creature {
             up
         };
         let height = (self.body.position - centre).dot(lift_axis);
+        // How far the box reaches below its centre along that axis: turned
+        // over as it falls, its width or length rather than its height.
+        let underside = if footless && terrain.has_shapes() {
+            self.box_reach_down()
+        } else {
+            0.5 * self.spec.body.size.y
+        };
         let ride = if footless {
             // Down onto its belly: the spring's clearance holds it there.
-            0.5 * self.spec.body.size.y
+            underside
         } else {
             self.spec.body.height - bob
         };
@@ -433,7 +420,7 @@ impl Creature {
         // Guard: never let the feet bring the body's underside near the
         // ground under it.
         let gap = (self.body.position - below.point).dot(lift_axis);
-        let least = 0.5 * self.spec.body.size.y + 2.0 * BODY_CLEARANCE;
+        let least = underside + 2.0 * BODY_CLEARANCE;
         error = error.max(least - gap);
         // Nor a corner of the underside, now or a moment ahead: the spring
         // rises over a bump before the hard guard below has to.
@@ -491,14 +478,15 @@ impl Creature {
         }
         if solid {
             // Along the surface's normal, whichever way it faces (looked up
-            // only for a point that is short). A face across the body's up (a
-            // wall met nose first) is no reason to rise: rising does not take
-            // the body off it, and the spring lifted a climber up a wall's
-            // face out of its legs' reach.
+            // only for a point that is short). A face across the way the
+            // spring moves the body (its up; straight up for a falling body)
+            // is no reason to rise: a wall met nose first, rising does not
+            // take the body off it, and the spring lifted a climber up a
+            // wall's face out of its legs' reach.
             let mut shortfall = |p: Vec3, clearance: f32| {
                 let short = clearance - terrain.signed_distance(p);
                 if short > 0.0 {
-                    let facing = terrain.normal_at(p).dot(up);
+                    let facing = terrain.normal_at(p).dot(lift_axis);
                     if facing > FACING_UP {
                         error = error.max(short / facing.max(0.5));
                     }

@@ -191,9 +191,9 @@ pub struct KindShared {
     /// ground walker keeps before a wall.
     pub(super) reach_ahead: f32,
     /// Body-frame offsets across the path (+z, right) of the lines a ground
-    /// walker looks for walls along: its centre line, its widest hips, and
-    /// midway from them to their rest feet, either side (see
-    /// `Creature::obstacle_speed`).
+    /// walker looks for walls along: its centre line, then either side its
+    /// widest hip and the widest point midway between a hip and its rest
+    /// foot (see `Creature::obstacle_speed`).
     pub(super) wall_lanes: [f32; 5],
 }
 
@@ -283,7 +283,7 @@ impl KindShared {
             spec.legs.iter().map(|l| z(l).abs()).fold(0.0, f32::max)
         };
         let hips = widest(&|l| l.mount.z);
-        let legs = widest(&|l| 0.5 * (l.mount.z + l.rest.z));
+        let mid_legs = widest(&|l| 0.5 * (l.mount.z + l.rest.z));
         Arc::new(KindShared {
             rest,
             group_of: spec.legs.iter().map(|l| l.group).collect(),
@@ -303,7 +303,7 @@ impl KindShared {
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
             reach_ahead,
-            wall_lanes: [0.0, -hips, hips, -legs, legs],
+            wall_lanes: [0.0, -hips, hips, -mid_legs, mid_legs],
         })
     }
 }
@@ -366,7 +366,7 @@ impl Creature {
     /// nothing to land on. It settles onto the ground under it (see
     /// `update_posture`) until they find footing. Among walls too: a
     /// spider whose feet all hung over a 5 cm wall's top, its body up the
-    /// wall's face, walked on up into the air 2.7 m over the wall.
+    /// wall's face, walked on up into the air 3.5 m above the wall's top.
     pub(crate) fn is_footless(&self) -> bool {
         self.motion.footless_for > self.spec.gait.step_duration
     }
@@ -376,8 +376,20 @@ impl Creature {
     /// either. It has no traction to walk or turn with. (Its feet hanging
     /// out of reach of a ridged peak's flanks, a spider walked off the peak
     /// into the air and on, 7 m over the ground, for 38 s.)
-    pub(crate) fn is_unsupported(&self) -> bool {
-        self.is_footless() && self.gap_under_body() > LYING_GAP
+    ///
+    /// Among shapes the gap is looked for straight down to the first
+    /// surface (a slab's top, not the ground under it), not to the nearest
+    /// one: a wall beside a falling body holds nothing up.
+    pub(crate) fn is_unsupported(&self, terrain: &Ground<'_>) -> bool {
+        if !self.is_footless() {
+            return false;
+        }
+        if self.among_walls {
+            let below = terrain.surface_below(self.body.position);
+            return below.point.y.is_nan()
+                || self.body.position.y - below.point.y - self.box_reach_down() > LYING_GAP;
+        }
+        self.gap_under_body() > LYING_GAP
     }
 
     /// The least vertical gap between the body box and the open ground the
@@ -385,14 +397,17 @@ impl Creature {
     /// records hold across a lift; across a move or a turn they are the
     /// last step's, which is where the body stood when the drive asks).
     fn gap_under_body(&self) -> f32 {
-        if self.among_walls {
-            // Among shapes the guard records the box's least distance to
-            // every surface (a slab it lies on, not only the ground).
-            if let Some((y, least)) = self.ground_under_body.solid_clearance {
-                return least + (self.body.position.y - y);
-            }
-        }
         self.body.position.y + self.ground_under_body.gap_below
+    }
+
+    /// How far the body box reaches below its centre, along world up,
+    /// however it is turned (on its side off a wall's face, its width).
+    pub(super) fn box_reach_down(&self) -> f32 {
+        let half = self.spec.body.size * 0.5;
+        let o = self.body.orientation;
+        (o * Vec3::X).y.abs() * half.x
+            + (o * Vec3::Y).y.abs() * half.y
+            + (o * Vec3::Z).y.abs() * half.z
     }
 
     /// `feet`, with the ground the body rests on (see

@@ -1108,6 +1108,38 @@ impl<'a> Ground<'a> {
         }
     }
 
+    /// The surface point nearest `p` as a hit at its distance (see
+    /// [`closest_point`](Self::closest_point)): where a ray looking for the
+    /// surface under something found none.
+    pub fn nearest_hit(&self, p: Vec3) -> RayHit {
+        let point = self.closest_point(p);
+        RayHit {
+            point,
+            distance: point.distance(p),
+        }
+    }
+
+    /// The first surface straight below `p`, shapes and ground alike (a
+    /// slab's top, not the ground under it), searched down to the lowest
+    /// shape's bottom; from inside the solid the nearest surface; with
+    /// nothing below, the ground's height there.
+    pub fn surface_below(&self, p: Vec3) -> RayHit {
+        let bottom = self.height(p.x, p.z).min(self.field.shapes_bottom) - 1.0;
+        let depth = p.y - bottom;
+        let hit = if depth.is_finite() && depth > 0.0 {
+            self.raycast(p, -Vec3::Y, depth)
+        } else {
+            None
+        };
+        hit.unwrap_or_else(|| {
+            if self.inside(p) {
+                self.nearest_hit(p)
+            } else {
+                self.project_down(p)
+            }
+        })
+    }
+
     /// The topmost surface at (x, z): a ray down from above everything there
     /// (where creatures are set down).
     pub fn surface_top(&self, x: f32, z: f32) -> RayHit {
