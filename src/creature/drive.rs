@@ -262,9 +262,16 @@ impl Creature {
         // centre line, is looked along once; one whose start lies beyond a
         // wall beside the body, not at all: what is ahead of it there is
         // not in the legs' way.)
+        // A wall already found within the margin stops the body whatever
+        // else is ahead, and one farther than the nearest found so far
+        // changes nothing: the looks stop there (the same answer, at less
+        // cost: the lanes made a walker's step half again as costly).
         let across = self.body.orientation * Vec3::Z;
         let lanes = &self.shared.wall_lanes;
         for (i, &lane) in lanes.iter().enumerate() {
+            if gap <= margin {
+                return 0.0;
+            }
             if lanes[..i].contains(&lane)
                 || lane != 0.0
                     && terrain
@@ -275,8 +282,11 @@ impl Creature {
             }
             for lift in [0.0, ledge - spec.body.height] {
                 let from = self.body.position + across * lane + up * lift;
-                gap = gap.min(self.wall_ahead(terrain, from, look, ledge));
+                gap = gap.min(self.wall_ahead(terrain, from, look.min(gap), ledge));
             }
+        }
+        if gap <= margin {
+            return 0.0;
         }
         gap = gap.min(self.drop_ahead(terrain, margin + stopping));
         if !gap.is_finite() {
