@@ -100,7 +100,8 @@ impl Creature {
     /// ray bending back under the body from below it finds the face round
     /// a convex edge; failing those, it takes the surface nearest the rest
     /// point. Offered only footholds out of reach but through the solid,
-    /// a leg takes the fallback for none found (see the end). A ground walker takes no face steeper than its `max_slope`,
+    /// a leg takes what it takes when none is found: a climber among walls
+    /// the surface nearest its hip, a walker the surface below its hip. A ground walker takes no face steeper than its `max_slope`,
     /// and among walls no ledge higher above its hip than its ride height:
     /// a strider stopped at a 1 m box, turning, set a foot on the box's
     /// top, 0.55 m over its hip, and tipped its body onto the box's edge,
