@@ -87,6 +87,12 @@ fn underside_points(body: &Body, half: Vec3) -> [Vec3; 4] {
 const GUARD_LOOKAHEAD: f32 = 0.2;
 /// Moments within the lookahead that are checked.
 const GUARD_HORIZONS: usize = 1;
+/// The cosine (60°) within which the mean normal of the faces a climber's
+/// planted feet stand on agrees with its feet's plane.
+const FACES_AGREE: f32 = 0.5;
+/// How far (as a cosine from its heading: 60°) the faces' mean normal must
+/// lean ahead for the body to tilt toward it, over an edge ahead.
+const FACES_AHEAD: f32 = 0.5;
 
 /// The body's rates and the state of its springs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -325,6 +331,7 @@ impl Creature {
                 .unwrap_or_else(ground_normal),
         };
         target_up = self.rear_up_to_face(terrain, target_up);
+        target_up = self.over_the_edge_underfoot(terrain, target_up);
         // A ground walker never tilts past its steepest ground (the ray
         // under it may meet the side of a wall or a boulder), nor a climber
         // on open ground past a right angle: neither turns over.
@@ -636,6 +643,40 @@ impl Creature {
         } else {
             normal
         }
+    }
+
+    /// A climber whose legs ahead all hang (nothing ahead to climb onto)
+    /// while its planted feet stand on faces turned well away from the
+    /// plane through them, toward its heading, tilts halfway toward those
+    /// faces' mean normal: over the edge. Up a wall 5 cm thick, front feet
+    /// on its top in the plane of back feet on its face, the plane alone
+    /// kept the body climbing on past the top into the air until it fell.
+    fn over_the_edge_underfoot(&self, terrain: &Ground<'_>, target_up: Vec3) -> Vec3 {
+        if self.spec.body.surface != super::Surface::Any || !terrain.has_shapes() {
+            return target_up;
+        }
+        let mut ahead = self
+            .legs
+            .iter()
+            .zip(&self.spec.legs)
+            .filter(|(_, spec)| spec.rest.x > 0.0)
+            .peekable();
+        if ahead.peek().is_none() || !ahead.all(|(leg, _)| leg.hanging) {
+            return target_up;
+        }
+        let faces: Vec3 = self
+            .legs
+            .iter()
+            .filter(|leg| leg.is_grounded())
+            .map(|leg| terrain.normal_at(leg.foot))
+            .sum();
+        let Some(faces) = faces.try_normalize() else {
+            return target_up;
+        };
+        if faces.dot(target_up) >= FACES_AGREE || faces.dot(self.body.forward()) < FACES_AHEAD {
+            return target_up;
+        }
+        (target_up + faces).normalize_or(target_up)
     }
 
     /// A climber whose nose nears a face ahead (the foot of a wall, a
