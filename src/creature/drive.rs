@@ -257,15 +257,14 @@ impl Creature {
         // Along the lines its legs cover too, not the centre line alone: a
         // long-legged walker went into a 0.4 m slot between walls its legs
         // could not clear, every foot hanging, and lay in it with its legs
-        // through them.
-        // (A lane the same as one before it, where hips or legs lie on the
-        // centre line, is looked along once; one whose start lies beyond a
-        // wall beside the body, not at all: what is ahead of it there is
-        // not in the legs' way.)
-        // A wall already found within the margin stops the body whatever
-        // else is ahead, and one farther than the nearest found so far
-        // changes nothing: the looks stop there (the same answer, at less
-        // cost: the lanes made a walker's step half again as costly).
+        // through them. A lane the same as one before it (hips or legs on
+        // the centre line) is looked along once, and one whose start lies
+        // beyond a wall beside the body not at all: what is ahead of it
+        // there is not in the legs' way. A wall already found within the
+        // margin stops the body whatever else is ahead, and one farther
+        // than the nearest so far changes nothing: the looks stop there
+        // (the same answer at less cost; the lanes had made a walker's
+        // step half again as costly).
         let across = self.body.orientation * Vec3::Z;
         let lanes = &self.shared.wall_lanes;
         for (i, &lane) in lanes.iter().enumerate() {

@@ -101,8 +101,9 @@ impl Creature {
     /// a convex edge; failing those, it takes the surface nearest the rest
     /// point. Offered only footholds out of reach but through the solid,
     /// a leg takes what it takes when none is found: a climber among walls
-    /// the surface nearest its hip, a walker the surface below its hip. A ground walker takes no face steeper than its `max_slope`,
-    /// and among walls no ledge higher above its hip than its ride height:
+    /// the surface nearest its hip, a walker the surface below its hip.
+    /// A ground walker takes no face steeper than its `max_slope`, and
+    /// among walls no ledge higher above its hip than its ride height:
     /// a strider stopped at a 1 m box, turning, set a foot on the box's
     /// top, 0.55 m over its hip, and tipped its body onto the box's edge,
     /// a knee 177 mm in.
@@ -435,6 +436,17 @@ mod tests {
     use super::*;
     use crate::creature::boxed;
 
+    /// Fails unless the foot at `on_top`, round an edge from `hip`, is in
+    /// reach by the way over that edge: no shorter than the straight line.
+    #[track_caller]
+    fn assert_goes_over_the_edge(ground: &Ground<'_>, hip: Vec3, on_top: Vec3) {
+        let over = reach_needed(ground, hip, on_top);
+        assert!(
+            over.is_finite() && over >= hip.distance(on_top) - 1e-5,
+            "{over}"
+        );
+    }
+
     #[test]
     fn a_foot_on_a_thin_walls_far_face_is_out_of_reach_of_a_hip_by_its_near_face() {
         // 0.2 m thick, 3 m tall: faces at x = 4.9 and 5.1, top at y = 3.
@@ -446,11 +458,7 @@ mod tests {
         assert_eq!(reach_needed(&ground, hip, behind), f32::INFINITY);
         // A foot on the top, round the near edge: the way over that edge.
         let on_top = Vec3::new(5.0, 3.0, 0.0);
-        let over = reach_needed(&ground, hip, on_top);
-        assert!(
-            over.is_finite() && over >= hip.distance(on_top) - 1e-5,
-            "{over}"
-        );
+        assert_goes_over_the_edge(&ground, hip, on_top);
         // And one on the hip's own face, straight.
         let beside = Vec3::new(5.1, 2.4, 0.0);
         assert!((reach_needed(&ground, hip, beside) - hip.distance(beside)).abs() < 1e-6);
@@ -466,12 +474,7 @@ mod tests {
         let beyond = Vec3::new(2.65, 0.0, -0.26);
         assert_eq!(reach_needed(&ground, hip, beyond), f32::INFINITY);
         // Its top, round the near edge: the way over that edge.
-        let on_top = Vec3::new(2.6, 1.0, 0.0);
-        let over = reach_needed(&ground, hip, on_top);
-        assert!(
-            over.is_finite() && over >= hip.distance(on_top) - 1e-5,
-            "{over}"
-        );
+        assert_goes_over_the_edge(&ground, hip, Vec3::new(2.6, 1.0, 0.0));
         // The floor in the corner behind a wall, 1 cm off its far face: the
         // line back from the foot starts inside the wall.
         let wall = boxed([5.0, 1.5, 0.0], [0.2, 3.0, 40.0]);

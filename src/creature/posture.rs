@@ -235,9 +235,9 @@ impl Creature {
     /// bringing hanging footholds within reach stalled a centipede on
     /// ridged noise (there a body with no foot down settles onto the ground
     /// instead, `is_footless`, as it now does among walls too once it has
-    /// had none for a step's time); a climber lowered so on a knife-edge wall's top, on
-    /// its side, was carried up off it by its other springs and hung in
-    /// the air for 2.6 s.
+    /// had none for a step's time); a climber lowered so on a knife-edge
+    /// wall's top, on its side, was carried up off it by its other springs
+    /// and hung in the air for 2.6 s.
     fn lowest_reaching_height(&self, up: Vec3) -> f32 {
         let mut most = f32::INFINITY;
         for (i, leg) in self.legs.iter().enumerate() {
@@ -400,20 +400,14 @@ impl Creature {
         let bob = BOB_SHARE * self.spec.body.height * swinging / self.legs.len() as f32;
         // A footless body among shapes falls straight down, whichever way
         // it faces (on its side off a wall's top it would otherwise "fall"
-        // sideways along its up).
-        let lift_axis = if footless && terrain.has_shapes() {
-            Vec3::Y
+        // sideways along its up), and rests on what its box reaches down
+        // to as it is turned (its width or length, not only its height).
+        let (lift_axis, underside) = if footless && terrain.has_shapes() {
+            (Vec3::Y, self.box_reach_down())
         } else {
-            up
+            (up, 0.5 * self.spec.body.size.y)
         };
         let height = (self.body.position - centre).dot(lift_axis);
-        // How far the box reaches below its centre along that axis: turned
-        // over as it falls, its width or length rather than its height.
-        let underside = if footless && terrain.has_shapes() {
-            self.box_reach_down()
-        } else {
-            0.5 * self.spec.body.size.y
-        };
         let ride = if footless {
             // Down onto its belly: the spring's clearance holds it there.
             underside

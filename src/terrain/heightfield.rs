@@ -1124,8 +1124,7 @@ impl<'a> Ground<'a> {
     /// shape's bottom; from inside the solid the nearest surface; with
     /// nothing below, the ground's height there.
     pub fn surface_below(&self, p: Vec3) -> RayHit {
-        let bottom = self.height(p.x, p.z).min(self.field.shapes_bottom) - 1.0;
-        let depth = p.y - bottom;
+        let depth = p.y - self.below_every_surface(p.x, p.z);
         let hit = if depth.is_finite() && depth > 0.0 {
             self.raycast(p, -Vec3::Y, depth)
         } else {
@@ -1140,6 +1139,12 @@ impl<'a> Ground<'a> {
         })
     }
 
+    /// A height (a metre) below every surface at (x, z): below the ground
+    /// there and the lowest shape's bottom, where a ray down may stop.
+    fn below_every_surface(&self, x: f32, z: f32) -> f32 {
+        self.height(x, z).min(self.field.shapes_bottom) - 1.0
+    }
+
     /// The topmost surface at (x, z): a ray down from above everything there
     /// (where creatures are set down).
     pub fn surface_top(&self, x: f32, z: f32) -> RayHit {
@@ -1152,8 +1157,7 @@ impl<'a> Ground<'a> {
         // Down past the ground to the bottom of any carve: the floor of a
         // pit carved deeper than the ground is the surface there (a spider
         // set down over one stood 4 m above its floor, on nothing).
-        let bottom = ground.min(self.field.shapes_bottom) - 1.0;
-        self.raycast(above, -Vec3::Y, above.y - bottom)
+        self.raycast(above, -Vec3::Y, above.y - self.below_every_surface(x, z))
             .unwrap_or_else(|| self.project_down(above))
     }
 
