@@ -16,6 +16,11 @@ use skitter::tui::{Action, App, Sources, draw};
 const WIDTH: usize = 200;
 const HEIGHT: usize = 60;
 
+/// The threads `skitter run` uses by default: one per core.
+fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 fn walking_app() -> App {
     let sources = Sources {
         creature: "spider".into(),
@@ -67,11 +72,19 @@ fn bench_render(c: &mut Criterion) {
         app.handle(Action::Faster);
         app.handle(Action::Faster);
         app.step_world(12 * 120);
+        // As `skitter run` draws by default: on every core.
+        app.set_threads(every_core());
         for view in ViewKind::ALL {
             solids.bench_function(BenchmarkId::new(terrain, view.name()), |b| {
                 b.iter(|| black_box(render_view(&app.world, view, &camera, WIDTH, HEIGHT)))
             });
         }
+        // And on one (`--threads 1`).
+        app.set_threads(1);
+        let view = ViewKind::Perspective;
+        solids.bench_function(BenchmarkId::new(terrain, "perspective-1-thread"), |b| {
+            b.iter(|| black_box(render_view(&app.world, view, &camera, WIDTH, HEIGHT)))
+        });
     }
     solids.finish();
 

@@ -214,8 +214,9 @@ pub struct SceneArgs {
     /// scenes/zoo.toml). Replaces --creature and --terrain.
     #[arg(long, conflicts_with_all = ["creature", "terrain"])]
     pub scene: Option<String>,
-    /// Threads to step the creatures on (default: every core). The
-    /// trajectory and figures are the same for any count.
+    /// Threads to step the creatures on, and in the viewer to draw with
+    /// (default: every core). The trajectory, figures and frames are the
+    /// same for any count.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 }

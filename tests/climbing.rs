@@ -485,6 +485,52 @@ fn the_chase_camera_rolls_with_a_climber_and_stays_out_of_the_solid() {
     assert!(shades.len() >= 6, "{text}");
 }
 
+/// Views drawn on a pool of threads (the perspective view's ground and
+/// solids by runs of rows) are the very views drawn on one thread: on open
+/// ground, on the wall, under the overhang's ceiling and in the canyon,
+/// at the viewer's sizes, in text cells and in half-block pixels.
+#[test]
+fn every_view_is_the_same_drawn_on_one_thread_or_two() {
+    use skitter::render::{Camera, ViewKind, render_pixels, render_view};
+    let walked = |terrain: &str, seconds: usize| {
+        let mut world = driven_spider(terrain);
+        (0..seconds * 120).for_each(|_| world.step());
+        world
+    };
+    let worlds = [
+        walked("hills", 4),
+        spider_when("wall", 12, |_, up| up.y < 0.5),
+        spider_when("overhang", 40, |_, up| up.y < -0.95),
+        walked("canyon", 6),
+    ];
+    let mut cells_with_ink = 0;
+    for mut world in worlds {
+        let camera = Camera::default();
+        for (width, height) in [(200, 60), (120, 40), (37, 11)] {
+            for view in ViewKind::ALL {
+                world.set_pool(None);
+                let alone = render_view(&world, view, &camera, width, height);
+                let alone_pixels = render_pixels(&world, view, &camera, width, height * 2);
+                world = world.with_threads(2).expect("two threads start");
+                let shared = render_view(&world, view, &camera, width, height);
+                let shared_pixels = render_pixels(&world, view, &camera, width, height * 2);
+                assert!(
+                    alone == shared,
+                    "{view:?} {width}x{height}:\n{}",
+                    shared.to_text()
+                );
+                assert!(
+                    alone_pixels == shared_pixels,
+                    "{view:?} {width}x{height} in pixels"
+                );
+                cells_with_ink += alone.to_text().chars().filter(|c| *c != ' ').count();
+            }
+        }
+    }
+    // The views are not blank (the comparison is not vacuous).
+    assert!(cells_with_ink > 100_000, "{cells_with_ink}");
+}
+
 /// The top view follows the spider into the overhang's room and onto its
 /// ceiling: the roof is marked (`&`) but drawn behind it, so the spider's
 /// joints and feet show through (the roof hid it for 14 s of the climb).

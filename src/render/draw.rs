@@ -77,7 +77,7 @@ pub fn render_walker(
         .filter_map(|leg| walker.joints(leg).last())
         .map(|foot| (*foot - body.position).with_y(0.0).length())
         .fold(0.0, f32::max);
-    draw_terrain(&mut grid, &terrain.world(), &projection, band);
+    draw_terrain(&mut grid, &terrain.world(), &projection, band, None);
     if view == ViewKind::Top {
         draw_support(&mut grid, walker, &projection);
     }
@@ -107,7 +107,13 @@ fn render(
     let band = world
         .followed_creature()
         .map_or(0.0, |c| c.spec().footprint_radius());
-    draw_terrain(&mut grid, &world.terrain().at(frame), &projection, band);
+    draw_terrain(
+        &mut grid,
+        &world.terrain().at(frame),
+        &projection,
+        band,
+        world.pool().map(|pool| &**pool),
+    );
     for (index, creature) in world.creatures().iter().enumerate() {
         let origin = creature.origin();
         let offset = Vec3::new(

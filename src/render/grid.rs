@@ -1,5 +1,7 @@
 //! The character grid views are drawn into.
 
+use rayon::prelude::*;
+
 /// What a cell shows, as a role; the TUI picks the colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ink {
@@ -82,15 +84,33 @@ impl Grid {
         (x < self.width && y < self.height).then(|| &self.cells[y * self.width + x])
     }
 
+    /// Every row, as one run to paint.
+    pub fn all_rows(&mut self) -> Rows<'_> {
+        Rows {
+            first: 0,
+            width: self.width,
+            cells: &mut self.cells,
+        }
+    }
+
+    /// The rows in runs of `rows_each` (the last may be shorter), top to
+    /// bottom, for rayon: runs painted in parallel, each by one thread.
+    pub fn par_runs(&mut self, rows_each: usize) -> impl IndexedParallelIterator<Item = Rows<'_>> {
+        let width = self.width;
+        let rows_each = rows_each.max(1);
+        self.cells
+            .par_chunks_mut((width * rows_each).max(1))
+            .enumerate()
+            .map(move |(k, cells)| Rows {
+                first: k * rows_each,
+                width,
+                cells,
+            })
+    }
+
     /// Writes `cell` at (x, y) if it is inside and nearer than what is there.
     pub fn plot(&mut self, x: i32, y: i32, cell: Cell) {
-        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
-            return;
-        }
-        let slot = &mut self.cells[y as usize * self.width + x as usize];
-        if cell.depth <= slot.depth {
-            *slot = cell;
-        }
+        self.all_rows().plot(x, y, cell);
     }
 
     /// Sets the cell at (`x`, `y`) whatever is there (what a view knows to
@@ -133,6 +153,52 @@ impl Grid {
             out.push('\n');
         }
         out
+    }
+}
+
+/// A run of whole rows of a [`Grid`], painted apart from the others (on
+/// another thread): rows `first..end()`, addressed by their rows in the grid.
+#[derive(Debug)]
+pub struct Rows<'a> {
+    first: usize,
+    width: usize,
+    cells: &'a mut [Cell],
+}
+
+impl Rows<'_> {
+    /// The run's first row.
+    pub fn first(&self) -> usize {
+        self.first
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// One past the run's last row.
+    pub fn end(&self) -> usize {
+        self.first + self.cells.len() / self.width.max(1)
+    }
+
+    /// Each row's index in the grid and its cells, top to bottom.
+    pub fn each_row(&mut self) -> impl Iterator<Item = (usize, &mut [Cell])> {
+        let first = self.first;
+        self.cells
+            .chunks_mut(self.width.max(1))
+            .enumerate()
+            .map(move |(k, cells)| (first + k, cells))
+    }
+
+    /// [`Grid::plot`] within the run: outside it, nothing.
+    pub fn plot(&mut self, x: i32, y: i32, cell: Cell) {
+        if x < 0 || y < self.first as i32 || x as usize >= self.width || y as usize >= self.end() {
+            return;
+        }
+        let slot = &mut self.cells[(y as usize - self.first) * self.width + x as usize];
+        if cell.depth <= slot.depth {
+            *slot = cell;
+        }
     }
 }
 

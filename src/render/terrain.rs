@@ -1,9 +1,11 @@
 //! Terrain drawing for each kind of view.
 
 use glam::Vec3;
+use rayon::ThreadPool;
+use rayon::prelude::*;
 
 use super::camera::{Projection, ViewKind};
-use super::grid::{Cell, Grid, Ink};
+use super::grid::{Cell, Grid, Ink, Rows};
 use crate::terrain::Ground;
 
 /// Height between the plan view's contour lines (metres).
@@ -34,8 +36,16 @@ const BAND_SAMPLES: usize = 5;
 
 /// Draws the terrain as the projection's view shows it. `band` is how far
 /// (metres) the subject reaches toward and away from a side or front view's
-/// viewer: its feet stand on ground anywhere across that depth.
-pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, band: f32) {
+/// viewer: its feet stand on ground anywhere across that depth. Work that
+/// splits by rows runs on `pool` when there is one; the grid does not
+/// depend on it.
+pub fn draw_terrain(
+    grid: &mut Grid,
+    terrain: &Ground<'_>,
+    projection: &Projection,
+    band: f32,
+    pool: Option<&ThreadPool>,
+) {
     match projection.kind {
         ViewKind::Top => {
             plan(grid, terrain, projection);
@@ -50,9 +60,9 @@ pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projecti
             }
         }
         ViewKind::Perspective => {
-            let far = surface(grid, terrain, projection);
+            let far = surface(grid, terrain, projection, pool);
             if terrain.has_shapes() {
-                perspective_solids(grid, terrain, projection, far);
+                perspective_solids(grid, terrain, projection, far, pool);
             }
         }
     }
@@ -62,18 +72,29 @@ pub fn draw_terrain(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projecti
 /// cell whose ray may meet a shape is cast through the distance field
 /// (exact for the shapes; the ground where the raster put it), and what it
 /// meets first is lit from its normal: walls, roofs and the inside of
-/// carved rooms show, and carved ground opens.
-fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, far: f32) {
-    let sun = SUN.normalize();
+/// carved rooms show, and carved ground opens. Rows are independent: on
+/// `pool` they are painted in parallel (the grid is the same either way).
+fn perspective_solids(
+    grid: &mut Grid,
+    terrain: &Ground<'_>,
+    projection: &Projection,
+    far: f32,
+    pool: Option<&ThreadPool>,
+) {
     // Which shapes can cover which cells: the rectangles of their boxes'
     // images. With each, the nearest depth any of it stands at, and whether
     // it carves (a carve can open ground that stands in front of it).
-    let mut rects: Vec<(u32, [f32; 4], f32, bool)> = terrain
+    let mut rects: Vec<ShapeRect> = terrain
         .shape_hulls()
-        .filter_map(|(i, corners, carves)| {
+        .filter_map(|(shape, corners, carves)| {
             projection
                 .hull_rect(&corners, far)
-                .map(|(rect, nearest)| (i, rect, nearest, carves))
+                .map(|(rect, nearest)| ShapeRect {
+                    shape,
+                    rect,
+                    nearest,
+                    carves,
+                })
         })
         .collect();
     if rects.is_empty() {
@@ -81,29 +102,85 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
     }
     // Nearest first, so a cell's search stops at the first shape that
     // cannot come before what it has found.
-    rects.sort_by(|a, b| a.2.total_cmp(&b.2));
-    let mut candidates: Vec<u32> = Vec::with_capacity(rects.len());
-    // The shapes whose rectangles span the row: each cell tests only those.
-    let mut in_row = Vec::with_capacity(rects.len());
-    for row in 0..grid.height() {
-        let y = row as f32 + 0.5;
-        in_row.clear();
-        in_row.extend(rects.iter().filter(|(_, r, _, _)| y >= r[2] && y <= r[3]));
-        if in_row.is_empty() {
-            continue;
+    rects.sort_by(|a, b| a.nearest.total_cmp(&b.nearest));
+    let solids = SolidsView {
+        terrain,
+        projection,
+        far,
+        sun: SUN.normalize(),
+        rects: &rects,
+    };
+    let paint = |scratch: &mut RowScratch, mut rows: Rows<'_>| {
+        for (row, cells) in rows.each_row() {
+            solids.paint_row(row, cells, scratch);
         }
-        for col in 0..grid.width() {
+    };
+    match pool {
+        // A row each: rows that meet no shape cost nothing, so runs of
+        // several would leave a thread idle.
+        Some(pool) => pool.install(|| grid.par_runs(1).for_each_init(RowScratch::default, paint)),
+        None => paint(&mut RowScratch::default(), grid.all_rows()),
+    }
+}
+
+/// A shape as the perspective view sees it: the screen rectangle its
+/// bounding box's image covers (columns, then rows: x0, x1, y0, y1), the
+/// nearest depth any of it stands at, and whether it carves.
+#[derive(Debug, Clone, Copy)]
+struct ShapeRect {
+    shape: u32,
+    rect: [f32; 4],
+    nearest: f32,
+    carves: bool,
+}
+
+impl ShapeRect {
+    fn covers(&self, x: f32) -> bool {
+        x >= self.rect[0] && x <= self.rect[1]
+    }
+}
+
+/// What painting one row of [`perspective_solids`] needs, shared by every row.
+struct SolidsView<'a, 'g> {
+    terrain: &'a Ground<'g>,
+    projection: &'a Projection,
+    far: f32,
+    sun: Vec3,
+    /// Nearest first.
+    rects: &'a [ShapeRect],
+}
+
+/// One row's working lists, kept from row to row.
+#[derive(Default)]
+struct RowScratch {
+    /// The shapes whose rectangles span the row: each cell tests only those.
+    in_row: Vec<ShapeRect>,
+    /// The shapes under one cell, for a cast through a carve.
+    candidates: Vec<u32>,
+}
+
+impl SolidsView<'_, '_> {
+    /// Paints row `row` (its `cells`, over the rastered ground).
+    fn paint_row(&self, row: usize, cells: &mut [Cell], scratch: &mut RowScratch) {
+        let (terrain, projection, far) = (self.terrain, self.projection, self.far);
+        let y = row as f32 + 0.5;
+        let RowScratch { in_row, candidates } = scratch;
+        in_row.clear();
+        in_row.extend(
+            self.rects
+                .iter()
+                .filter(|r| y >= r.rect[2] && y <= r.rect[3]),
+        );
+        if in_row.is_empty() {
+            return;
+        }
+        for (col, slot) in cells.iter_mut().enumerate() {
             let x = col as f32 + 0.5;
-            let rastered = grid.get(col, row).map_or(f32::INFINITY, |c| c.depth);
-            let covers = |r: &[f32; 4]| x >= r[0] && x <= r[1];
-            let carved = in_row.iter().any(|(_, r, _, carves)| *carves && covers(r));
+            let rastered = slot.depth;
+            let carved = in_row.iter().any(|r| r.carves && r.covers(x));
             // Added shapes wholly behind the rastered ground are hidden
             // unless a carve opens that ground.
-            if !carved
-                && !in_row
-                    .iter()
-                    .any(|(_, r, nearest, _)| *nearest < rastered && covers(r))
-            {
+            if !carved && !in_row.iter().any(|r| r.nearest < rastered && r.covers(x)) {
                 continue;
             }
             let direction = projection.ray(x, y);
@@ -115,46 +192,42 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
                 // A carve may open the ground onto shapes behind it: the
                 // full cast, over every shape under the cell.
                 candidates.clear();
-                candidates.extend(
-                    in_row
-                        .iter()
-                        .filter_map(|&(i, r, _, _)| covers(&r).then_some(i)),
-                );
+                candidates.extend(in_row.iter().filter(|r| r.covers(x)).map(|r| r.shape));
                 terrain
                     .raycast_over_ground(
                         projection.origin,
                         direction,
                         2.0 * far,
                         ground,
-                        &candidates,
+                        candidates,
                     )
                     .map(|t| {
-                        let under = in_row.iter().filter(|(_, r, _, _)| covers(r));
-                        let shapes = under.map(|&(i, _, _, carves)| (i, carves));
+                        let under = in_row.iter().filter(|r| r.covers(x));
+                        let shapes = under.map(|r| (r.shape, r.carves));
                         (t, face_at(terrain, shapes, projection.origin, direction, t))
                     })
             } else {
                 // Only added shapes and the ground, all solid: the nearest
                 // entry among them (from the camera when it is inside one).
                 let mut first = (ground, None);
-                for &(i, r, nearest, _) in &in_row {
-                    if nearest >= first.0 * along {
+                for r in in_row.iter() {
+                    if r.nearest >= first.0 * along {
                         break;
                     }
-                    if !covers(&r) {
+                    if !r.covers(x) {
                         continue;
                     }
-                    if let Some(span) = terrain.shape_span(i, projection.origin, direction)
+                    if let Some(span) = terrain.shape_span(r.shape, projection.origin, direction)
                         && span.exit >= 0.0
                         && span.enter.max(0.0) < first.0
                         && span.enter < 2.0 * far
                     {
-                        first = (span.enter.max(0.0), Some((i, false)));
+                        first = (span.enter.max(0.0), Some((r.shape, false)));
                     }
                 }
                 first.0.is_finite().then_some(first)
             };
-            let cell = match hit {
+            *slot = match hit {
                 // The ground as rastered.
                 Some((t, _)) if ground.is_finite() && (t - ground).abs() <= 1e-3 * t.max(1.0) => {
                     continue;
@@ -170,8 +243,8 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
                     };
                     // Sunlight, and a fill light from the camera so faces
                     // turned from the sun (a ceiling) still show their shape.
-                    let light =
-                        0.65 * normal.dot(sun).max(0.0) + 0.35 * (-normal.dot(direction)).max(0.0);
+                    let light = 0.65 * normal.dot(self.sun).max(0.0)
+                        + 0.35 * (-normal.dot(direction)).max(0.0);
                     let depth = t * along;
                     let fog = (1.0 - depth / far).clamp(0.2, 1.0);
                     let level = 0.15 + 0.8 * light * fog;
@@ -185,7 +258,6 @@ fn perspective_solids(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projec
                 None if carved && ground.is_finite() => Cell::EMPTY,
                 None => continue,
             };
-            grid.put(col, row, cell);
         }
     }
 }
@@ -439,7 +511,12 @@ fn profile(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection, band:
 /// Perspective view: the terrain patch around the focus as lit triangles in a
 /// depth buffer, brightness by sun · normal and fading with distance.
 /// Returns how far (depth) the view reaches: the patch's far edge.
-fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) -> f32 {
+fn surface(
+    grid: &mut Grid,
+    terrain: &Ground<'_>,
+    projection: &Projection,
+    pool: Option<&ThreadPool>,
+) -> f32 {
     let zoom_out = (projection.origin - projection.origin.with_y(0.0))
         .length()
         .max(1.0);
@@ -458,15 +535,18 @@ fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) -> f3
         let z = centre.z - half + (j as f32 - 1.0) * step;
         (x, z)
     };
-    let heights: Vec<f32> = (0..ring * ring)
-        .map(|k| {
-            let (x, z) = at(k % ring, k / ring);
-            terrain.height(x, z)
-        })
-        .collect();
-    let mut verts: Vec<Option<(f32, f32, f32, f32)>> = Vec::with_capacity(n * n);
-    for j in 1..=n {
-        for i in 1..=n {
+    let mut heights = vec![0.0f32; ring * ring];
+    fill_rows(pool, &mut heights, ring, |j, row| {
+        for (i, height) in row.iter_mut().enumerate() {
+            let (x, z) = at(i, j);
+            *height = terrain.height(x, z);
+        }
+    });
+    let mut verts: Vec<Option<Vertex>> = vec![None; n * n];
+    fill_rows(pool, &mut verts, n, |j, row| {
+        let j = j + 1;
+        for (i, vert) in row.iter_mut().enumerate() {
+            let i = i + 1;
             let (x, z) = at(i, j);
             let h = |i: usize, j: usize| heights[j * ring + i];
             let p = Vec3::new(x, h(i, j), z);
@@ -477,42 +557,121 @@ fn surface(grid: &mut Grid, terrain: &Ground<'_>, projection: &Projection) -> f3
             )
             .normalize();
             let light = normal.dot(sun).max(0.0);
-            verts.push(projection.project(p).map(|(c, r, d)| {
+            *vert = projection.project(p).map(|(c, r, d)| {
                 let fog = (1.0 - d / far).clamp(0.2, 1.0);
                 (c, r, d, 0.9 * light * fog)
-            }));
+            });
         }
-    }
-    for j in 0..n - 1 {
-        for i in 0..n - 1 {
-            let a = verts[j * n + i];
-            let b = verts[j * n + i + 1];
-            let c = verts[(j + 1) * n + i];
-            let d = verts[(j + 1) * n + i + 1];
-            if let (Some(a), Some(b), Some(c), Some(d)) = (a, b, c, d) {
-                triangle(grid, a, b, c);
-                triangle(grid, b, d, c);
+    });
+    // Each cell of the patch as two triangles, in a fixed order: where two
+    // stand at the same depth, the later one shows.
+    let quad = |k: usize| {
+        let (i, j) = (k % (n - 1), k / (n - 1));
+        let corners = (
+            verts[j * n + i],
+            verts[j * n + i + 1],
+            verts[(j + 1) * n + i],
+            verts[(j + 1) * n + i + 1],
+        );
+        match corners {
+            (Some(a), Some(b), Some(c), Some(d)) => Some((a, b, c, d)),
+            _ => None,
+        }
+    };
+    let quads = (n - 1) * (n - 1);
+    let draw = |rows: &mut Rows<'_>, (a, b, c, d): (Vertex, Vertex, Vertex, Vertex)| {
+        triangle(rows, a, b, c);
+        triangle(rows, b, d, c);
+    };
+    match pool {
+        Some(pool) => {
+            // Runs of rows drawn apart, each with the cells whose image
+            // reaches it (in the same order): the same grid as drawn whole.
+            let rows_each = grid.height().div_ceil(RASTER_RUNS).max(1);
+            let mut runs: Vec<Vec<u32>> = vec![Vec::new(); grid.height().div_ceil(rows_each)];
+            for k in 0..quads {
+                let Some((a, b, c, d)) = quad(k) else {
+                    continue;
+                };
+                let (top, bottom) = [a, b, c, d]
+                    .iter()
+                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+                        (lo.min(v.1), hi.max(v.1))
+                    });
+                if !(top.is_finite() && bottom.is_finite()) {
+                    continue;
+                }
+                let last = runs.len() - 1;
+                let first_run = (top.floor().max(0.0) as usize / rows_each).min(last);
+                let last_run = (bottom.ceil().max(0.0) as usize / rows_each).min(last);
+                for run in &mut runs[first_run..=last_run] {
+                    run.push(k as u32);
+                }
+            }
+            pool.install(|| {
+                grid.par_runs(rows_each)
+                    .zip(runs.par_iter())
+                    .for_each(|(mut rows, run)| {
+                        for &k in run {
+                            if let Some(corners) = quad(k as usize) {
+                                draw(&mut rows, corners);
+                            }
+                        }
+                    })
+            });
+        }
+        None => {
+            let mut rows = grid.all_rows();
+            for corners in (0..quads).filter_map(quad) {
+                draw(&mut rows, corners);
             }
         }
     }
     far
 }
 
-/// Fills a screen-space triangle (column, row, depth, light) into the grid.
-fn triangle(
-    grid: &mut Grid,
-    a: (f32, f32, f32, f32),
-    b: (f32, f32, f32, f32),
-    c: (f32, f32, f32, f32),
+/// A vertex of the perspective view's ground on screen: column, row,
+/// depth and light.
+type Vertex = (f32, f32, f32, f32);
+
+/// How many runs of rows the perspective view's ground is drawn in, on a
+/// pool: enough that a run of near rows (few large triangles) and one of
+/// far rows (many small ones) even out across threads.
+const RASTER_RUNS: usize = 8;
+
+/// Fills `buffer`, rows of `row_len`, with `fill(row index, row)`: on
+/// `pool` when there is one, row by row in parallel.
+fn fill_rows<T: Send>(
+    pool: Option<&ThreadPool>,
+    buffer: &mut [T],
+    row_len: usize,
+    fill: impl Fn(usize, &mut [T]) + Sync,
 ) {
+    let row_len = row_len.max(1);
+    match pool {
+        Some(pool) => pool.install(|| {
+            buffer
+                .par_chunks_mut(row_len)
+                .enumerate()
+                .for_each(|(j, row)| fill(j, row))
+        }),
+        None => buffer
+            .chunks_mut(row_len)
+            .enumerate()
+            .for_each(|(j, row)| fill(j, row)),
+    }
+}
+
+/// Fills a screen-space triangle (column, row, depth, light) into the grid.
+fn triangle(rows: &mut Rows<'_>, a: Vertex, b: Vertex, c: Vertex) {
     let area = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
     if area.abs() < 1e-6 || !area.is_finite() {
         return;
     }
     let min_x = a.0.min(b.0).min(c.0).floor().max(0.0);
-    let max_x = a.0.max(b.0).max(c.0).ceil().min(grid.width() as f32 - 1.0);
-    let min_y = a.1.min(b.1).min(c.1).floor().max(0.0);
-    let max_y = a.1.max(b.1).max(c.1).ceil().min(grid.height() as f32 - 1.0);
+    let max_x = a.0.max(b.0).max(c.0).ceil().min(rows.width() as f32 - 1.0);
+    let min_y = a.1.min(b.1).min(c.1).floor().max(rows.first() as f32);
+    let max_y = a.1.max(b.1).max(c.1).ceil().min(rows.end() as f32 - 1.0);
     if min_x > max_x || min_y > max_y {
         return;
     }
@@ -529,7 +688,7 @@ fn triangle(
             }
             let depth = w0 * a.2 + w1 * b.2 + w2 * c.2;
             let light = w0 * a.3 + w1 * b.3 + w2 * c.3;
-            grid.plot(
+            rows.plot(
                 x,
                 y,
                 Cell {
@@ -577,6 +736,10 @@ mod tests {
     #[test]
     fn the_perspective_view_shows_what_a_cast_through_every_shape_meets() {
         use crate::terrain::{Shape, ShapeKind};
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool of two threads starts");
         let mut own = rough().spec().clone();
         let shape = |kind, center: [f32; 3], half: [f32; 3], yaw: f32, subtract| {
             Shape::new(kind, center.into(), half.into(), yaw.to_radians(), subtract)
@@ -629,7 +792,7 @@ mod tests {
                     2.0,
                 );
                 let mut grid = Grid::new(120, 40);
-                let far = surface(&mut grid, &ground, &projection);
+                let far = surface(&mut grid, &ground, &projection, None);
                 // The view draws the shapes whose boxes reach within its
                 // far depth: all of each.
                 let drawn: Vec<u32> = ground
@@ -642,7 +805,11 @@ mod tests {
                     .map(|(i, _, _)| i)
                     .collect();
                 let rastered = grid.clone();
-                perspective_solids(&mut grid, &ground, &projection, far);
+                let mut in_parallel = grid.clone();
+                perspective_solids(&mut grid, &ground, &projection, far, None);
+                // Rows painted on two threads come out the same.
+                perspective_solids(&mut in_parallel, &ground, &projection, far, Some(&pool));
+                assert!(in_parallel == grid, "painted in parallel: another grid");
                 for row in 0..40 {
                     for col in 0..120 {
                         let (x, y) = (col as f32 + 0.5, row as f32 + 0.5);
@@ -750,7 +917,7 @@ mod tests {
             let framing = Framing::following(focus, heading);
             let projection = Projection::framed(kind, &Camera::default(), &framing, 100, 40, 2.0);
             let mut grid = Grid::new(100, 40);
-            draw_terrain(&mut grid, &ground, &projection, band);
+            draw_terrain(&mut grid, &ground, &projection, band, None);
             let mut checked = 0;
             for col in 0..100 {
                 let centre = projection.unproject(col as f32 + 0.5, 0.0);
