@@ -924,6 +924,72 @@ fn several_syntax_errors_are_all_reported() {
     assert!(lines.contains(&line_of(&text, "60 60")), "{err}");
 }
 
+/// One `]` left out: the parser reads the lines after it as more of the
+/// array and reported dozens of errors, the first on the next line under
+/// the next key. It is one error, at the bracket left open, under its own
+/// key, saying where to close it; an error before it is still reported.
+#[test]
+fn an_array_left_open_is_one_error_at_its_bracket() {
+    let text = spider_with("mount = [0.18, 0.0, -0.14]", "mount = [0.18, 0.0, -0.14");
+    let err = creature_error(&text);
+    let opener = line_of(&text, "mount = [0.18, 0.0, -0.14");
+    assert_error(
+        &err,
+        opener,
+        "legs[0].mount",
+        &["never closed", "add `]` before line", "`rest = "],
+    );
+    assert_eq!(err.column, Some(9), "{err}");
+    assert_eq!(err.all().count(), 1, "{err}");
+    assert!(
+        err.message
+            .contains("syntax errors the lines after it gave"),
+        "{err}"
+    );
+
+    // The last value before a table header, and a real error before it.
+    let text = spider_with("height = 0.32", "height = = 0.32").replacen(
+        "pole = [0.4, 0.6, -0.6]",
+        "pole = [0.4, 0.6, -0.6",
+        1,
+    );
+    let err = creature_error(&text);
+    let errors: Vec<_> = err.all().collect();
+    let (open, before) = errors.split_last().expect("errors");
+    assert!(!before.is_empty(), "{err}");
+    let height = line_of(&text, "height = =");
+    assert!(before.iter().all(|e| e.line == Some(height)), "{err}");
+    assert_eq!(open.field.as_deref(), Some("legs[0].pole"), "{err}");
+    assert!(open.message.contains("before line"), "{err}");
+    assert!(open.message.contains("`[[legs]]`"), "{err}");
+
+    // An inline table too, in a terrain file.
+    let text = TERRAINS[0]
+        .text
+        .replacen("[noise]", "extra = { a = 1\n[noise]", 1);
+    let err = parse_terrain("terrain/broken.toml", &text).unwrap_err();
+    assert!(err.message.contains("opens an inline table"), "{err}");
+    assert_eq!(err.line, Some(line_of(&text, "extra = {")), "{err}");
+}
+
+/// Arrays over several lines, brackets and `#` in strings, and keys in a
+/// multi-line inline table are no open bracket: a real error after them
+/// is reported where it is.
+#[test]
+fn brackets_in_strings_and_arrays_over_lines_are_not_taken_for_one_left_open() {
+    let text = spider_with(
+        "bones = [0.28, 0.34, 0.34]",
+        "bones = [\n  0.28, # [ first\n  0.34,\n  0.34,\n]\nnote = \"a [ b # c\"\nother = { x = 1,\n  y = 2 }",
+    )
+    .replacen("turn_rate = 60", "turn_rate = 60 60", 1);
+    let err = creature_error(&text);
+    assert_eq!(err.line, Some(line_of(&text, "60 60")), "{err}");
+    assert!(
+        !err.all().any(|e| e.message.contains("never closed")),
+        "{err}"
+    );
+}
+
 #[test]
 fn every_error_in_a_terrain_file_is_reported() {
     let text = TERRAINS[0]

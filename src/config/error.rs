@@ -247,6 +247,107 @@ impl<'a> Source<'a> {
         self.error(span, field, message)
     }
 
+    /// Every syntax error TOML reported (`errors`, from a recovering
+    /// parse), unless one array or inline table was left open: then the
+    /// parser reads the lines after it as more of its elements and reports
+    /// a cascade of errors there (61 for one missing `]`, the first on the
+    /// next line, under the next key's name). That case is one error at
+    /// the bracket left open, saying where it should have closed, after
+    /// any errors before it; the cascade is counted, not listed.
+    pub fn syntax_errors(&self, errors: &[toml::de::Error]) -> Vec<ConfigError> {
+        let mut found: Vec<ConfigError> = errors.iter().map(|e| self.from_toml(e)).collect();
+        let Some(open) = self.unclosed_bracket() else {
+            return found;
+        };
+        let start = |e: &toml::de::Error| e.span().map_or(usize::MAX, |s| s.start);
+        let cascade = errors.iter().filter(|e| start(e) >= open.next_line).count();
+        if cascade == 0 {
+            return found;
+        }
+        found = errors
+            .iter()
+            .filter(|e| start(e) < open.opener)
+            .map(|e| self.from_toml(e))
+            .collect();
+        let (line, _) = self.line_column(open.next_line);
+        let next = self.text[open.next_line..].lines().next().unwrap_or("");
+        let next = next.split('#').next().unwrap_or("").trim();
+        let (closer, what) = if open.bracket == '[' {
+            (']', "array")
+        } else {
+            ('}', "inline table")
+        };
+        let mut message = format!(
+            "this `{}` opens an {what} that is never closed: add `{closer}` before line {line} (`{}`)",
+            open.bracket,
+            crate::text::printable(next, crate::text::VALUE_MAX_CHARS),
+        );
+        if cascade > 1 {
+            message.push_str(&format!(
+                "; the {cascade} syntax errors the lines after it gave follow from it and are not listed"
+            ));
+        }
+        found.push(self.error(
+            Some(open.opener..open.opener + 1),
+            self.field_at(open.opener),
+            message,
+        ));
+        found
+    }
+
+    /// The array or inline table still open when a line that can only
+    /// start a new entry begins (`key = …` or a table header): where its
+    /// bracket is, and where that line starts. Strings and comments are
+    /// skipped; an array may rightly run over several lines.
+    fn unclosed_bracket(&self) -> Option<Unclosed> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut open: Vec<(usize, char)> = Vec::new();
+        let mut i = 0;
+        let mut line_start = true;
+        while i < bytes.len() {
+            if line_start {
+                line_start = false;
+                let line_end = text[i..].find('\n').map_or(text.len(), |k| i + k);
+                let line = &text[i..line_end];
+                // (An inline table may hold keys on lines of its own.)
+                if let Some(&(opener, bracket)) = open.last()
+                    && starts_an_entry(line, bracket == '[')
+                {
+                    return Some(Unclosed {
+                        opener,
+                        bracket,
+                        next_line: i,
+                    });
+                }
+                // A header outside any value: not a bracket of a value.
+                if open.is_empty() && line.trim_start().starts_with('[') {
+                    i = line_end;
+                    continue;
+                }
+            }
+            match bytes[i] {
+                b'\n' => line_start = true,
+                b'#' => {
+                    i = text[i..].find('\n').map_or(text.len(), |k| i + k);
+                    continue;
+                }
+                quote @ (b'"' | b'\'') => {
+                    i = string_end(text, i, quote);
+                    continue;
+                }
+                b'[' => open.push((i, '[')),
+                b'{' => open.push((i, '{')),
+                b']' | b'}' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// What a table header at `offset` that TOML refused most likely meant:
     /// `[legs]` written for one of the `[[legs]]` entries, or a table
     /// written twice where a list of them was meant.
@@ -327,6 +428,69 @@ impl<'a> Source<'a> {
             (None, None) => String::new(),
         }
     }
+}
+
+/// A bracket left open (see [`Source::unclosed_bracket`]).
+struct Unclosed {
+    /// Byte offset of the `[` or `{`.
+    opener: usize,
+    /// Which bracket.
+    bracket: char,
+    /// Byte offset of the line that shows it was left open.
+    next_line: usize,
+}
+
+/// Whether `line` can only begin a new entry, never continue an array: a
+/// table header naming a table, or (`keys`) a key and `=` (an array's
+/// element on a line of its own is a value: a number, a string, a nested
+/// array of values, never a bare word).
+fn starts_an_entry(line: &str, keys: bool) -> bool {
+    let line = line.split('#').next().unwrap_or("").trim();
+    let bare = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '))
+            && s.trim()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    };
+    if let Some((key, _)) = line.split_once('=').filter(|_| keys) {
+        let key = key.trim();
+        let quoted = key.len() >= 2 && key.starts_with('"') && key.ends_with('"');
+        return bare(key) || quoted;
+    }
+    let header = line
+        .strip_prefix("[[")
+        .and_then(|l| l.strip_suffix("]]"))
+        .or_else(|| line.strip_prefix('[').and_then(|l| l.strip_suffix(']')));
+    header.is_some_and(bare)
+}
+
+/// The byte offset just past the string that opens at `start` with
+/// `quote` (basic `"` with escapes, literal `'`, or either tripled for a
+/// multi-line string); the end of the line (or text) if it never closes.
+fn string_end(text: &str, start: usize, quote: u8) -> usize {
+    let bytes = text.as_bytes();
+    let triple = bytes.get(start..start + 3) == Some(&[quote; 3]);
+    let mut i = start + if triple { 3 } else { 1 };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 1,
+            b'\n' if !triple => return i,
+            b if b == quote => {
+                if !triple {
+                    return i + 1;
+                }
+                if bytes.get(i..i + 3) == Some(&[quote; 3]) {
+                    return i + 3;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    text.len()
 }
 
 fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
@@ -429,6 +593,23 @@ mod tests {
                 "n".repeat(72)
             )
         );
+    }
+
+    /// Brackets inside every kind of string, and in comments, open
+    /// nothing; one left open in a value is found at its line's next entry.
+    #[test]
+    fn only_brackets_outside_strings_and_comments_are_left_open() {
+        let text = "a = \"x [ \\\" [\"\nb = 'y ['\nc = \"\"\"\n[ \"\" [\n\"\"\"\n\
+                    d = '\'\'[\n\'\'\'\n# [ comment\n[table]\ne = [1,\n  2]\n";
+        toml::from_str::<toml::Table>(text).expect("the fixture is valid TOML");
+        let src = Source::new("t.toml", text);
+        assert!(src.unclosed_bracket().is_none(), "{text}");
+        let text = format!("{text}f = [1, 2\ng = 3\n");
+        let src = Source::new("t.toml", &text);
+        let open = src.unclosed_bracket().expect("f's array is left open");
+        assert_eq!(open.opener, text.find("[1, 2\n").unwrap());
+        assert_eq!(open.next_line, text.find("g = 3").unwrap());
+        assert_eq!(open.bracket, '[');
     }
 
     #[test]

@@ -209,8 +209,7 @@ impl<'i> Document<'i> {
     /// Parses `src`, or fails with every syntax error in it.
     pub fn parse(src: &Source<'i>) -> Result<Document<'i>, ConfigError> {
         let (table, syntax) = DeTable::parse_recoverable(src.text);
-        if let Some(error) = ConfigError::combine(syntax.iter().map(|e| src.from_toml(e)).collect())
-        {
+        if let Some(error) = ConfigError::combine(src.syntax_errors(&syntax)) {
             return Err(error);
         }
         Ok(Document {
