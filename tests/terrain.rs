@@ -295,6 +295,33 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(common::deterministic(400))]
+
+    /// The floor under a normal's y, which lets the metrics skip a knee's
+    /// normal, is under the normal's y wherever the ground is cached, on
+    /// steep peaks and across chunk edges (and known there: not zero).
+    #[test]
+    fn the_normal_never_tilts_past_its_floor(
+        x in -20.0f32..20.0,
+        z in -20.0f32..20.0,
+        below in (0.0f32..3.0, 0.0f32..3.0),
+        above in (0.0f32..3.0, 0.0f32..3.0),
+    ) {
+        let t = ridged_peaks();
+        let ground = t.at(GridOrigin::default());
+        // Over the point alone, and over a rectangle holding it.
+        let point = glam::Vec2::new(x, z);
+        let (lo, hi) = (point - glam::Vec2::from(below), point + glam::Vec2::from(above));
+        let floor = ground.normal_y_floor(point, point);
+        prop_assert!(ground.normal_y_floor(lo, hi) <= floor);
+        let floor = ground.normal_y_floor(lo, hi);
+        let normal = ground.normal(x, z);
+        prop_assert!(floor > 0.0, "({x}, {z}): no floor");
+        prop_assert!(normal.y >= floor, "({x}, {z}): normal {normal}, floor {floor}");
+    }
+}
+
 /// The least of `point.y - ground` over a lattice of `n × n` points on each
 /// face of the box: what the exact box gap must never be above.
 fn lattice_box_gap(

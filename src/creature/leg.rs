@@ -626,9 +626,8 @@ pub struct Leg {
     /// keeps other legs waiting).
     pub hanging: bool,
     /// On open ground, the least height of an inner joint above the ground
-    /// under it after the last solve (infinite with no inner joint): the
-    /// metrics skip the knees' look-ups when it shows them all clear, and
-    /// a planted foot's let-go looks up the knees' distance into the ground
+    /// under it after the last solve (infinite with no inner joint): a
+    /// planted foot's let-go looks up the knees' distance into the ground
     /// only when it shows one below it.
     pub knee_gap: f32,
     /// Where the foot stood when the gait last lifted it (NaN before its

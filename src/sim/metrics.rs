@@ -2,6 +2,7 @@
 //! the headless summary, the tests and the benchmarks.
 
 use crate::math::{max_or_nan, min_or_nan};
+use glam::Vec2;
 use serde::Serialize;
 
 use super::motion::{MotionFigures, MotionMemory};
@@ -114,6 +115,15 @@ impl CreatureTrack {
     pub fn forget(&mut self) {
         self.motion.forget();
     }
+}
+
+/// The extremes of the figures a tally will be merged into, which bound
+/// what is worth looking up (see [`Metrics::clear_tally`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bounds {
+    foot_gap_max: f32,
+    penetration_max: f32,
+    joint_clearance_min: f32,
 }
 
 /// Figures accumulated over a run, plus the latest step's, per world.
@@ -350,6 +360,25 @@ impl Metrics {
             self.last.tilt_deg = tilt;
         }
 
+        // On open ground, one floor under the normal's y for every knee of
+        // the creature (see below), over the rectangle holding them.
+        let knee_floor = if terrain.has_shapes() {
+            0.0
+        } else {
+            let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+            for leg in &creature.legs {
+                let joints = leg.chain.joints();
+                for knee in joints.iter().take(joints.len() - 1).skip(1) {
+                    lo = lo.min(Vec2::new(knee.x, knee.z));
+                    hi = hi.max(Vec2::new(knee.x, knee.z));
+                }
+            }
+            if lo.x <= hi.x && lo.y <= hi.y {
+                terrain.normal_y_floor(lo, hi)
+            } else {
+                0.0
+            }
+        };
         let mut iterations = 0u64;
         for leg in &creature.legs {
             let report = &leg.report;
@@ -365,11 +394,6 @@ impl Metrics {
             let mut ground_under_end = f32::NAN;
             let joints = leg.chain.joints();
             let solid = terrain.has_shapes();
-            // On open ground the leg's solve left the knees' least height
-            // above the ground: when they all stand above it, and none lower
-            // than the least clearance seen, no knee's look-up could change
-            // a figure below (each is skipped there anyway).
-            let knees_clear = leg.knee_gap > 0.0 && leg.knee_gap >= self.joint_clearance_min;
             for (k, joint) in joints.iter().enumerate() {
                 if !joint.is_finite() {
                     self.nan_count += 1;
@@ -377,9 +401,6 @@ impl Metrics {
                     continue;
                 }
                 let inner = k > 0 && k + 1 < joints.len();
-                if inner && knees_clear && !solid {
-                    continue;
-                }
                 if solid {
                     // Walls and ceilings: the distance field itself. The
                     // knees' the leg's solve measured; the hip is on the
@@ -403,16 +424,35 @@ impl Metrics {
                 let below = ground - joint.y;
                 // The depth is the vertical depth times the normal's y, never
                 // more: only a vertical depth beyond the current maximum can
-                // raise it, so only then is the normal worth its lookups.
-                if below > 0.0 && below > self.penetration_max {
-                    let depth = below * terrain.normal(joint.x, joint.z).y;
-                    self.penetration_max = max_or_nan(self.penetration_max, depth);
-                }
-                // The same bound for the knees' clearance: the distance is
-                // at most the vertical gap.
-                if inner && -below < self.joint_clearance_min {
-                    let d = terrain.signed_distance(*joint);
-                    self.joint_clearance_min = min_or_nan(self.joint_clearance_min, d);
+                // raise it, so only then is the normal worth its lookups. A
+                // knee's distance is its height times the normal's y too:
+                // its height alone bounds it only from above (a knee skipped
+                // as standing higher than the least clearance seen could be
+                // nearer a slope's flank than that), so the normal's least
+                // y there bounds it from below.
+                let deeper = below > 0.0 && below > self.penetration_max;
+                let knee_may_lower = inner && {
+                    // (Below the ground, the nearer the normal to straight
+                    // up the deeper: there the height itself is the floor.)
+                    let height = -below;
+                    let least = if height > 0.0 {
+                        height * knee_floor
+                    } else {
+                        height
+                    };
+                    // (NaN either side: looked up, so the NaN is kept.)
+                    let known = self.joint_clearance_min;
+                    least < known || least.is_nan() || known.is_nan()
+                };
+                if deeper || knee_may_lower {
+                    let normal_y = terrain.normal(joint.x, joint.z).y;
+                    if deeper {
+                        self.penetration_max = max_or_nan(self.penetration_max, below * normal_y);
+                    }
+                    if knee_may_lower {
+                        self.joint_clearance_min =
+                            min_or_nan(self.joint_clearance_min, -below * normal_y);
+                    }
                 }
             }
             if solid {
@@ -446,9 +486,28 @@ impl Metrics {
         self.last.ik_iterations_mean = self.step_iterations as f32 / self.step_solves.max(1) as f32;
     }
 
+    /// The extremes so far that let [`Metrics::observe`] skip a look-up
+    /// (see [`Metrics::clear_tally`]).
+    pub(super) fn bounds(&self) -> Bounds {
+        Bounds {
+            foot_gap_max: self.foot_gap_max,
+            penetration_max: self.penetration_max,
+            joint_clearance_min: self.joint_clearance_min,
+        }
+    }
+
     /// Forgets the step's figures before a chunk of creatures is measured
     /// into this tally (keeping the storage); `steps` is the caller's.
-    pub(super) fn clear_tally(&mut self) {
+    ///
+    /// The tally starts from `known`, the extremes of the figures it will
+    /// be merged into: a look-up that cannot pass them is skipped (a foot's
+    /// gap and a joint's depth measured only when their vertical gap is
+    /// larger, a knee's distance only when the steepest ground there could
+    /// bring it below the least clearance). Started from nothing each step,
+    /// a tally measured every planted foot and knee every step, for nothing:
+    /// merged, `max(known, tally)` is the same figure either way, since
+    /// `known` is already in what it merges into.
+    pub(super) fn clear_tally(&mut self, known: Bounds) {
         // A world clears a tally per chunk of creatures every step: the
         // scratch storage is kept.
         let mut bins = std::mem::take(&mut self.step_error_bins);
@@ -457,6 +516,9 @@ impl Metrics {
         motion.clear();
         *self = Metrics {
             step_error_bins: bins,
+            foot_gap_max: known.foot_gap_max,
+            penetration_max: known.penetration_max,
+            joint_clearance_min: known.joint_clearance_min,
             ..Metrics::with_parts(LogHistogram::unallocated(), motion)
         };
     }

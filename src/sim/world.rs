@@ -7,7 +7,7 @@ use std::sync::Arc;
 use glam::{DVec2, Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::metrics::CreatureTrack;
+use super::metrics::{Bounds, CreatureTrack};
 use super::{Command, CommandError, Metrics, Summary};
 use crate::creature::{Creature, CreatureSpec, Crowding, DriveInput, KindShared};
 use crate::ik::SolverKind;
@@ -485,21 +485,26 @@ impl World {
         let (dt, followed) = (self.dt, self.followed);
         let mut work = Vec::with_capacity(self.chunks.len());
         let count = self.creatures.len();
+        // A chunk's creatures are of one kind: its figures so far are what
+        // the chunk's tally merges into (and never beyond the world's).
+        let bounds: Vec<Bounds> = self.kinds.iter().map(|k| k.metrics.bounds()).collect();
         let (mut creatures, mut tracks) = (&mut self.creatures[..], &mut self.tracks[..]);
         for (chunk, tally) in self.chunks.iter().zip(&mut self.tallies) {
             let (these, rest) = std::mem::take(&mut creatures).split_at_mut(chunk.creatures.len());
             let (their_tracks, rest_tracks) =
                 std::mem::take(&mut tracks).split_at_mut(chunk.creatures.len());
             (creatures, tracks) = (rest, rest_tracks);
-            work.push((chunk.creatures.start, these, their_tracks, tally));
+            let known = bounds[chunk.kind];
+            work.push((chunk.creatures.start, these, their_tracks, tally, known));
         }
-        let step_chunk = |(start, creatures, tracks, tally): (
+        let step_chunk = |(start, creatures, tracks, tally, known): (
             usize,
             &mut [Creature],
             &mut [CreatureTrack],
             &mut Metrics,
+            Bounds,
         )| {
-            tally.clear_tally();
+            tally.clear_tally(known);
             for (offset, (creature, track)) in creatures.iter_mut().zip(tracks).enumerate() {
                 let events = creature.step(terrain, dt);
                 let first = start + offset == followed;

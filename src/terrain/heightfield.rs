@@ -82,6 +82,10 @@ struct Chunk {
     heights: Box<[f32]>,
     /// The highest of `heights`: no ground in the chunk rises above it.
     top: f32,
+    /// The largest difference between neighbouring `heights` along x or z:
+    /// no slope in the chunk, and no central difference over its cells, is
+    /// steeper than it over a grid spacing.
+    steepest: f32,
     /// The preparation round that last asked for it.
     round: u64,
 }
@@ -411,8 +415,19 @@ impl Heightfield {
                 heights.push(self.sample(cx * n + i, cz * n + j));
             }
         }
+        let stride = (n + 1) as usize;
+        let mut steepest = 0.0f32;
+        for (k, &h) in heights.iter().enumerate() {
+            if k % stride + 1 < stride {
+                steepest = steepest.max((heights[k + 1] - h).abs());
+            }
+            if let Some(&next_row) = heights.get(k + stride) {
+                steepest = steepest.max((next_row - h).abs());
+            }
+        }
         Chunk {
             key: (cx, cz),
+            steepest,
             top: heights.iter().copied().fold(f32::NEG_INFINITY, f32::max),
             heights: heights.into_boxed_slice(),
             round: self.round,
@@ -434,6 +449,25 @@ impl Heightfield {
             }
         }
         Some(top)
+    }
+
+    /// The largest difference between neighbouring grid points over global
+    /// cells `lo` to `hi` (inclusive), from the cached chunks holding them;
+    /// `None` when one is not cached. (Neighbouring chunks share their
+    /// edge's points, so every neighbouring pair lies in one chunk.)
+    fn steepest_over(&self, lo: (i64, i64), hi: (i64, i64)) -> Option<f32> {
+        let shift = self.chunk_shift;
+        let mut steepest = 0.0f32;
+        for cz in (lo.1 >> shift)..=(hi.1 >> shift) {
+            for cx in (lo.0 >> shift)..=(hi.0 >> shift) {
+                let chunk = self.slots[self.slot(cx, cz)].as_ref()?;
+                if chunk.key != (cx, cz) {
+                    return None;
+                }
+                steepest = steepest.max(chunk.steepest);
+            }
+        }
+        Some(steepest)
     }
 
     /// The height of the highest grid point (i, j) with `lo` ≤ (i, j) ≤ `hi`
@@ -704,6 +738,38 @@ impl<'a> Ground<'a> {
         let dx = (self.height(x + d, z) - self.height(x - d, z)) / (2.0 * d);
         let dz = (self.height(x, z + d) - self.height(x, z - d)) / (2.0 * d);
         Vec3::new(-dx, 1.0, -dz).normalize()
+    }
+
+    /// A floor under the y component of [`Ground::normal`] anywhere in the
+    /// local rectangle from `lo` to `hi` (x, z): the normal there is never
+    /// tilted further from straight up. A point's central differences span
+    /// its cell and the next two along each axis, whose slopes are no
+    /// steeper than the largest step between neighbouring grid points
+    /// there; a little under that bound, for rounding. Zero where that is
+    /// not known (the chunks are not cached, or a coordinate is NaN),
+    /// nearly one on flat ground.
+    pub fn normal_y_floor(&self, lo: Vec2, hi: Vec2) -> f32 {
+        let f = self.field;
+        if f.flat.is_some() {
+            return 1.0 - 1e-3;
+        }
+        if lo.is_nan() || hi.is_nan() {
+            return 0.0;
+        }
+        let cell = |x: f32, z: f32| {
+            (
+                split(x, f.inv_spacing, self.origin.x).0,
+                split(z, f.inv_spacing, self.origin.z).0,
+            )
+        };
+        let ((i0, j0), (i1, j1)) = (cell(lo.x, lo.y), cell(hi.x, hi.y));
+        // Two cells either way: `x ± spacing` may round into the cell
+        // past the next.
+        let Some(step) = f.steepest_over((i0 - 2, j0 - 2), (i1 + 3, j1 + 3)) else {
+            return 0.0;
+        };
+        let slope = step * f.inv_spacing;
+        (1.0 - 1e-3) / (1.0 + 2.0 * slope * slope).sqrt()
     }
 
     /// Whether a shape (added or carved) makes the surface at local
