@@ -1040,3 +1040,80 @@ fn every_shipped_script_parses() {
     };
     assert_eq!(drive.total_seconds(), 60.0);
 }
+
+/// A four-legged walker, every length `scale` times the one in the
+/// long-legged walker the climbing tests use (its underside rides 0.501 m
+/// up at scale 1).
+fn walker_scaled(scale: f32) -> String {
+    let s = |v: f32| v * scale;
+    format!(
+        "name = \"small\"\n[body]\nsize = [{}, {}, {}]\nheight = {}\nspeed = {}\nturn_rate = 50\n\
+         [gait]\nstep_threshold = {}\nstep_height = {}\nstep_duration = 0.2\nlead = 0.1\n\
+         max_lifted = 2\ngroups = [[\"left_1\", \"right_2\"], [\"right_1\", \"left_2\"]]\n\
+         [[legs]]\nname = \"left_1\"\nmirror = \"right_1\"\nmount = [{}, 0.0, {}]\n\
+         rest = [{}, {}, {}]\nbones = [{}, {}]\npole = [{}, {}, {}]\n\
+         [[legs]]\nname = \"left_2\"\nmirror = \"right_2\"\nmount = [{}, 0.0, {}]\n\
+         rest = [{}, {}, {}]\nbones = [{}, {}]\npole = [{}, {}, {}]\n",
+        s(0.67),
+        s(0.15),
+        s(0.35),
+        s(0.576),
+        s(0.91),
+        s(0.18),
+        s(0.12),
+        s(0.25),
+        s(-0.16),
+        s(0.432),
+        s(-0.576),
+        s(-1.008),
+        s(0.812),
+        s(0.916),
+        s(0.432),
+        s(1.044),
+        s(-1.206),
+        s(-0.25),
+        s(-0.16),
+        s(-0.432),
+        s(-0.576),
+        s(-1.008),
+        s(0.812),
+        s(0.916),
+        s(-0.432),
+        s(1.044),
+        s(-1.206),
+    )
+}
+
+/// A creature so small that the ground guard's clearance under its body
+/// is more than it rides over the ground: `check` passed a template
+/// scaled to a 1.4 cm ride height, which was lifted off its feet at once
+/// and glided 30 s with every leg hanging. It is refused at its height;
+/// one a little larger stands and walks.
+#[test]
+fn a_body_riding_lower_than_its_clearance_is_refused_at_its_height() {
+    let text = walker_scaled(0.022);
+    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    let refusal = err
+        .all()
+        .find(|e| e.message.contains("lifted off its feet"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(refusal.field.as_deref(), Some("body.height"), "{err}");
+    assert_eq!(refusal.line, Some(line_of(&text, "height =")), "{err}");
+    assert!(refusal.message.contains("at least 0.0137 m"), "{err}");
+
+    let text = walker_scaled(0.03);
+    let spec = parse_creature("small.toml", &text).unwrap_or_else(|e| panic!("{e}"));
+    let run = skitter::headless::HeadlessRun {
+        creature: spec,
+        terrain: skitter::config::load_terrain("flat").unwrap(),
+        solver: None,
+        length: Some(skitter::headless::RunLength::Seconds(5.0)),
+        script: None,
+        count: 1,
+        scene: None,
+        threads: 1,
+    };
+    let s = skitter::headless::run(&run, None).unwrap();
+    assert!(s.footless_seconds_max < 0.1, "{}", s.footless_seconds_max);
+    assert!(s.foot_steps > 20, "{}", s.foot_steps);
+}

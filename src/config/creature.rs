@@ -10,8 +10,8 @@ use toml::Spanned;
 use super::error::{ConfigError, Errors, Source, Warning};
 use super::fields::{Check, Document, finite_vec3};
 use crate::creature::{
-    BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec, LegSpec,
-    OrientationSource, SolverSpec, Surface, try_rest_chain,
+    BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec,
+    LEAST_UNDERSIDE_GAP, LegSpec, OrientationSource, SolverSpec, Surface, try_rest_chain,
 };
 use crate::ik::{JointLimit, SolverKind};
 
@@ -565,6 +565,23 @@ fn physical_checks(
         }
     }
     let half = body.size * 0.5;
+    let underside = body.height - half.y;
+    if half.y < body.height && underside < LEAST_UNDERSIDE_GAP {
+        errors.push(check.at(
+            &file.body.height,
+            "body.height",
+            format!(
+                "the body's underside rides {underside:.4} m above the ground (height {} m less \
+                 half of size.y {} m), but the body is kept at least {:.3} m clear of the ground: \
+                 it would be lifted off its feet, every leg hanging. Make the height at least \
+                 {:.4} m (legs long enough to reach) or the body thinner",
+                body.height,
+                body.size.y,
+                LEAST_UNDERSIDE_GAP,
+                LEAST_UNDERSIDE_GAP + half.y
+            ),
+        ));
+    }
     if half.y >= body.height {
         errors.push(check.at(
             &file.body.size,

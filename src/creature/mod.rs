@@ -17,7 +17,7 @@ pub use body::{Body, feet_plane_normal, foot_ring};
 pub use clearance::{LEG_GAP, chain_enters_body, leg_enters_body, legs_cross};
 pub use gait::{GaitRule, StepCandidate, choose_listed, choose_steps};
 pub use leg::{BONE_REPAIR_FRACTION, Leg, LegPhase, rest_chain, try_rest_chain};
-pub use posture::{BodyMotion, body_corners};
+pub use posture::{BodyMotion, LEAST_UNDERSIDE_GAP, body_corners};
 pub use spec::{
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOT_SPEED_LIMIT, FOOTHOLD_STRETCH, GaitOrder,
     GaitSpec, LegSpec, OrientationSource, SLOW_DOWN_STRETCH, SWING_PEAK_FACTOR, SWING_SHARE,

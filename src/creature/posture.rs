@@ -52,6 +52,12 @@ const BOB_SHARE: f32 = 0.015;
 pub(super) const SPRING_CLEARANCE: f32 = 0.04;
 /// Least gap kept between the body's underside and the ground (metres).
 pub(super) const BODY_CLEARANCE: f32 = 0.005;
+/// The least gap under a body's underside at its ride height (metres) that
+/// lets it stand on its legs: the ground guard keeps twice
+/// [`BODY_CLEARANCE`] under it, and the body bobs a little over that. A
+/// creature built smaller (a template scaled to a 1.4 cm ride height) was
+/// lifted clear of its feet, every leg hanging, and glided.
+pub const LEAST_UNDERSIDE_GAP: f32 = 2.0 * BODY_CLEARANCE + 0.002;
 /// How near the shapes (metres) the hard guard searches the whole body box
 /// for the point nearest them: twice its clearance. (Searching to the
 /// spring's clearance, a body held 4–10 cm off a wall by its feet halved its
