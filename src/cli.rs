@@ -312,7 +312,7 @@ struct HeadlessArgs {
     #[arg(long)]
     trace: Option<String>,
     /// With --trace, write every Nth step only (steps N, 2N, …).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = steps_apart)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = steps_apart, requires = "trace")]
     trace_every: u64,
     /// Also exit with code 3 when a quality limit is broken (foot slip over
     /// 1 mm, foot gap over 1 cm, bone error over 1e-4 m, any gait violation).
@@ -644,6 +644,18 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
         headless::HeadlessError::NoSteps => Failure::BadInput(e.to_string()),
         other => Failure::Other(other.to_string()),
     })?;
+    if let Some(path) = &args.trace
+        && summary.steps < every.get()
+    {
+        // Not an error (the run and its figures are good), but an empty
+        // file with no word about it looked like a failed write.
+        eprintln!(
+            "note: the trace {} is empty: --trace-every {} is more than the run's {} steps",
+            printable(path, LINE_MAX_CHARS),
+            every,
+            summary.steps
+        );
+    }
     let json = serde_json::to_string_pretty(&summary).map_err(|e| Failure::Other(e.to_string()))?;
     let mut out = Out::new();
     out.line(&json)?;
@@ -704,7 +716,7 @@ fn refuse_to_overwrite_inputs(
         .chain(read_by_scene);
     for (what, input) in inputs {
         if let Some(input) = input
-            && canonical(&input).as_ref() == Some(&output_path)
+            && (canonical(&input).as_ref() == Some(&output_path) || same_file(&input, output))
         {
             return Err(Failure::BadInput(format!(
                 "{flag} {output} is the {what} file {input}; writing it would destroy that file. \
@@ -713,6 +725,21 @@ fn refuse_to_overwrite_inputs(
         }
     }
     Ok(())
+}
+
+/// Whether `a` and `b` are one file under two names (a hard link, which
+/// no path spelling resolves): the same device and inode. Where that is
+/// not known, only [`canonical`] paths compare.
+fn same_file(a: &str, b: &str) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    let _ = (a, b);
+    false
 }
 
 /// `path` made absolute with every link resolved; for a file that does not

@@ -441,15 +441,20 @@ fn trace_never_overwrites_an_input_file() {
     std::fs::write(&script, "forward 0.1s").unwrap();
     let creature = creature.to_str().unwrap();
     let script_path = script.to_str().unwrap();
-    // The same file by another spelling is still the same file.
+    // The same file by another spelling is still the same file, and so
+    // is a hard link to it (no spelling resolves one: a trace written to
+    // it turned the creature file into JSON lines).
     let other_spelling = format!(
         "{}/../{}/mine.toml",
         dir.display(),
         dir.file_name().unwrap().to_str().unwrap()
     );
+    let hard_link = dir.join("linked.toml");
+    std::fs::hard_link(creature, &hard_link).unwrap();
     for (trace, what) in [
         (creature, "creature"),
         (other_spelling.as_str(), "creature"),
+        (hard_link.to_str().unwrap(), "creature"),
         ("terrain/flat.toml", "terrain"),
         (script_path, "script"),
     ] {
@@ -546,6 +551,30 @@ fn trace_every_writes_every_nth_step() {
         trace.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // Without a trace there is nothing to thin: refused, not ignored.
+    let out = skitter(&["headless", "--steps", "10", "--trace-every", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--trace <TRACE>"), "{}", stderr(&out));
+    // More steps apart than the run has: the run is good, the trace
+    // empty, and it says so.
+    let out = skitter(&[
+        "headless",
+        "--terrain",
+        "flat",
+        "--steps",
+        "10",
+        "--trace-every",
+        "100",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&trace).unwrap(), "");
+    assert!(
+        stderr(&out).contains("is empty: --trace-every 100 is more than the run's 10 steps"),
+        "{}",
+        stderr(&out)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
