@@ -722,9 +722,9 @@ impl App {
                 );
                 self.notify(format!("reloaded {name}"));
             }
-            Err(e) => {
-                self.notify_error(format!("reload failed, keeping the running creature: {e}"))
-            }
+            Err(e) => self.notify_error(format!(
+                "reload failed, keeping the running creature and terrain: {e}"
+            )),
         }
     }
 
