@@ -42,9 +42,11 @@ const CHARTS_BELOW_MIN_ROWS: u16 = 28;
 /// Lines of figures above the charts.
 const FIGURE_LINES: u16 = 9;
 
-/// The hint bar's keys, most useful first (it shows as many as fit).
+/// The hint bar's keys, most useful first (it shows as many as fit): help
+/// and quit first, so a narrow terminal still says how to leave.
 const HINTS: &[(&str, &str)] = &[
     ("?", "help"),
+    ("q", "quit"),
     ("i", "solver"),
     ("m", "rig"),
     ("c", "limits"),
@@ -55,7 +57,6 @@ const HINTS: &[(&str, &str)] = &[
     ("+/-", "zoom"),
     ("r", "restart"),
     ("g", "seed"),
-    ("q", "quit"),
 ];
 
 /// Draws the whole lab screen.

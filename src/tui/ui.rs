@@ -714,9 +714,11 @@ fn status_line(app: &App) -> String {
     )
 }
 
-/// The viewer's hint bar, most useful keys first.
+/// The viewer's hint bar, most useful keys first: help and quit before
+/// anything else, so a narrow terminal still says how to leave.
 const HINTS: &[(&str, &str)] = &[
     ("?", "help"),
+    ("q", "quit"),
     ("w/s", "speed"),
     ("a/d", "turn"),
     ("x", "stop"),
@@ -727,7 +729,6 @@ const HINTS: &[(&str, &str)] = &[
     ("+/-", "zoom"),
     ("hjkl", "pan"),
     ("f", "follow"),
-    ("q", "quit"),
     ("p", "baked"),
 ];
 
