@@ -679,3 +679,21 @@ fn building_a_world_samples_each_piece_of_ground_once() {
     );
     assert_eq!(field.chunks_generated(), field.cached_chunks() as u64);
 }
+
+/// `check` tells a scene from a terrain by its `[[creatures]]`, and a
+/// scene that names its terrain but lists no creature yet was checked as
+/// a terrain file: "unknown field `terrain`" and "missing field `name`".
+/// Its `terrain` key makes it a scene, refused for its missing creatures.
+#[test]
+fn check_takes_a_file_naming_a_terrain_for_a_scene() {
+    let dir = std::env::temp_dir().join(format!("skitter-scene-kind-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("started.toml");
+    std::fs::write(&path, "terrain = \"hills\"\n").unwrap();
+    let err = skitter::config::check_file(path.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no creatures"), "{err}");
+    assert!(!err.contains("unknown field"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

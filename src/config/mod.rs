@@ -316,7 +316,7 @@ pub fn check_file_seeded(
     }
     let src = Source::new(path, &text);
     let doc = fields::Document::parse(&src)?;
-    if doc.has("creatures") {
+    if doc.has("creatures") || doc.has("terrain") {
         let mut scene = parse_scene(path, &text)?;
         if let Some(seed) = seed {
             scene.terrain.seed = seed;
@@ -335,7 +335,8 @@ pub fn check_file_seeded(
 }
 
 /// Validates one file of any kind, with the warnings it earns: `.toml` files
-/// are scenes when they list `[[creatures]]`, creatures when they hold any
+/// are scenes when they list `[[creatures]]` or name a `terrain` (no
+/// terrain file has that key), creatures when they hold any
 /// creature table (`body`, `legs`, `gait`, `solver`) and terrains otherwise
 /// (every terrain field has a default); anything else is read as a drive
 /// script. The same parsers load files for
