@@ -82,7 +82,7 @@ pub(super) fn draw_screen(
     // is often longer than a line), up to a third of the screen.
     let notice_lines: Vec<String> = chrome
         .notice
-        .map(|n| wrap_chars(&n.text, area.width, area.height / 3))
+        .map(|n| wrap_notice(&n.text, area.width, area.height / 3))
         .unwrap_or_default();
     let [main, notice, hints] = screen_areas(area, notice_lines.len() as u16);
     body(frame, main);
@@ -127,19 +127,27 @@ pub(super) fn draw_status(frame: &mut Frame<'_>, area: Rect, text: String) {
     );
 }
 
-/// `text` cut into rows of `width` characters, at most `most` rows (at
-/// least one), the last ending in `…` if text was left over. Cut by
-/// character, not word, so the row count is known before drawing and a
-/// long path stays whole across rows.
-fn wrap_chars(text: &str, width: u16, most: u16) -> Vec<String> {
-    let width = usize::from(width.max(1));
+/// `text` cut into rows of at most `width` characters at spaces (and at
+/// its own line breaks), at most `most` rows (at least one), the last
+/// ending in `…` if text was left over. Known before drawing, so the
+/// notice takes the rows it needs; a word longer than a row (a long path)
+/// is cut by character. (Cut by character everywhere, a located error read
+/// `…never closed … ne` / `ver closed`.)
+fn wrap_notice(text: &str, width: u16, most: u16) -> Vec<String> {
     let most = usize::from(most.max(1));
-    let chars: Vec<char> = text.chars().collect();
-    let mut rows: Vec<String> = chars.chunks(width).map(|c| c.iter().collect()).collect();
+    let mut rows: Vec<String> = text
+        .lines()
+        .flat_map(|line| wrap_words(line, width))
+        .collect();
+    if rows.is_empty() {
+        rows.push(String::new());
+    }
     if rows.len() > most {
         rows.truncate(most);
         if let Some(last) = rows.last_mut() {
-            last.pop();
+            if last.chars().count() >= usize::from(width.max(1)) {
+                last.pop();
+            }
             last.push('…');
         }
     }
@@ -881,5 +889,39 @@ fn time_note(app: &App, dt: f64) -> String {
         format!(" ({actual:.2}×)")
     } else {
         String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A notice wraps at spaces, keeps its own line breaks, cuts only a
+    /// word longer than a row, and ends in `…` when it has more rows than
+    /// it may take.
+    #[test]
+    fn notices_wrap_between_words() {
+        let rows = wrap_notice("this `[` opens an array that is never closed", 20, 5);
+        assert_eq!(rows, ["this `[` opens an", "array that is never", "closed"]);
+        assert!(rows.iter().all(|r| r.chars().count() <= 20));
+        let rows = wrap_notice(
+            "reload failed:\n/a/very/long/path/to/beetle.toml:3:1",
+            16,
+            5,
+        );
+        assert_eq!(
+            rows,
+            [
+                "reload failed:",
+                "/a/very/long/pat",
+                "h/to/beetle.toml",
+                ":3:1"
+            ]
+        );
+        let rows = wrap_notice("one two three four five six", 9, 2);
+        assert_eq!(rows, ["one two", "three…"]);
+        let rows = wrap_notice("abcdefghij klm", 5, 1);
+        assert_eq!(rows, ["abcd…"]);
+        assert_eq!(wrap_notice("", 10, 3), [""]);
     }
 }
