@@ -1002,8 +1002,9 @@ fn check_bones(
         .enumerate()
         .find(|(_, b)| !(b.is_finite() && **b > 0.0))
     {
-        return Err(check.at(
+        return Err(check.at_element(
             file_bones,
+            i,
             format!("{field}.bones[{i}]"),
             format!("bone lengths must be positive finite metres, got {bad}"),
         ));
@@ -1035,8 +1036,9 @@ fn check_bones(
         .enumerate()
         .find(|(_, b)| **b < shortest_allowed)
     {
-        return Err(check.at(
+        return Err(check.at_element(
             file_bones,
+            i,
             format!("{field}.bones[{i}]"),
             format!(
                 "bone of {short} m is too short to represent next to the others: each bone must be at \

@@ -10,6 +10,37 @@ use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 use super::error::{ConfigError, Errors, Source};
 
+/// Where element `index` of the flat array of numbers spanning `array` in
+/// `text` is: its characters between commas, blanks and comments left
+/// out. `None` when the span is not such an array or is shorter.
+fn element_span(text: &str, array: Range<usize>, index: usize) -> Option<Range<usize>> {
+    let inner = text.get(array.clone())?.strip_prefix('[')?;
+    let start = array.start + 1;
+    let mut offset = 0;
+    for (k, piece) in inner.split(',').enumerate() {
+        if k == index {
+            // The element is the piece's first token: before a `]`, a
+            // comment or a line break.
+            let lead = piece.len() - piece.trim_start().len();
+            let token = piece.trim_start();
+            let end = token
+                .find(|c: char| c.is_whitespace() || c == ']' || c == '#')
+                .unwrap_or(token.len());
+            if end == 0 || token.starts_with('[') {
+                return None;
+            }
+            let from = start + offset + lead;
+            return Some(from..from + end);
+        }
+        // A comment may hold commas: give up rather than miscount.
+        if piece.contains('#') {
+            return None;
+        }
+        offset += piece.len() + 1;
+    }
+    None
+}
+
 /// Validates spanned values against one source.
 pub(super) struct Check<'a> {
     pub src: &'a Source<'a>,
@@ -28,6 +59,20 @@ impl<'a> Check<'a> {
         message: impl Into<String>,
     ) -> ConfigError {
         self.src.error(Some(value.span()), field, message)
+    }
+
+    /// An error pointing at element `index` of the array `value` (its
+    /// number, not the array's `[`), or at the array if the element
+    /// cannot be found in the text.
+    pub fn at_element<T>(
+        &self,
+        value: &Spanned<Vec<T>>,
+        index: usize,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ConfigError {
+        let span = element_span(self.src.text, value.span(), index).unwrap_or(value.span());
+        self.src.error(Some(span), field, message)
     }
 
     /// An error pointing at `value` if there is one, at the file otherwise.
@@ -452,5 +497,33 @@ mod tests {
             Numbers(&[1.0, -1.0, f64::from(1e30f32)]).to_string(),
             "[1, -1, 1e30]"
         );
+    }
+
+    /// An element is found by its place among the commas, on one line or
+    /// several; an array it cannot read safely (a comment with commas, a
+    /// nested array, too few elements) gives no span, and the error points
+    /// at the whole array instead.
+    #[test]
+    fn an_element_is_found_between_the_commas() {
+        let text = "bones = [0.28, -0.34,0.34]";
+        let array = 8..text.len();
+        let at = |i| element_span(text, array.clone(), i).map(|r| &text[r]);
+        assert_eq!(at(0), Some("0.28"));
+        assert_eq!(at(1), Some("-0.34"));
+        assert_eq!(at(2), Some("0.34"));
+        assert_eq!(at(3), None);
+        let text = "b = [\n  0.1, # hip\n  -2,\n]";
+        let array = 4..text.len();
+        assert_eq!(
+            element_span(text, array.clone(), 0).map(|r| &text[r]),
+            Some("0.1")
+        );
+        assert_eq!(
+            element_span(text, array.clone(), 1),
+            None,
+            "after a comment"
+        );
+        let text = "p = [[1, 2], [3]]";
+        assert_eq!(element_span(text, 4..text.len(), 0), None);
     }
 }
