@@ -329,9 +329,15 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
             "[[creatures]]\ncreature = \"spider\"\ndrive = \"forward 1s\"\nscript = \"a.txt\"\n",
             &["creatures[0].drive", "not both"],
         ),
+        // An inline script's item is located in the scene file, once: at
+        // the item itself.
         (
             "[[creatures]]\ncreature = \"spider\"\ndrive = \"forwad 1s\"\n",
-            &[":3:9:", "creatures[0].drive", "forwad"],
+            &[":3:10:", "creatures[0].drive: unknown item", "forwad"],
+        ),
+        (
+            "[[creatures]]\ncreature = \"spider\"\ndrive = \"forward 1s, left soon\"\n",
+            &[":3:27:", "creatures[0].drive: bad duration \"soon\""],
         ),
         (
             "[[creatures]]\ncreature = \"hexapod\"\nsolver = \"two-bone\"\n",

@@ -396,7 +396,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
             }
             (Some(drive), None) => Some(
                 parse_script(&field("drive"), drive.get_ref())
-                    .map_err(|e| check.at(drive, field("drive"), e.to_string()))?,
+                    .map_err(|e| inline_script_errors(&check, drive, &field("drive"), e))?,
             ),
             (None, Some(path)) => {
                 let file = resolve(path.get_ref());
@@ -525,4 +525,40 @@ fn refuse_overlaps(
         }
     }
     Ok(())
+}
+
+/// The errors of an inline drive script (`drive = "…"`), located in the
+/// scene file: at the item itself when the string is written plainly on
+/// one line (no escapes, so its characters are the file's), else at the
+/// string. (They read `s.toml:4:7: creatures[0].drive:
+/// creatures[0].drive:1:13: unknown item …`, two places for one.)
+fn inline_script_errors(
+    check: &Check<'_>,
+    drive: &Spanned<String>,
+    field: &str,
+    errors: ConfigError,
+) -> ConfigError {
+    let span = drive.span();
+    let written = check.src.text.get(span.clone()).unwrap_or("");
+    let plain = written.len() == drive.get_ref().len() + 2
+        && (written.starts_with('"') || written.starts_with('\''))
+        && written[1..written.len() - 1] == *drive.get_ref();
+    let relocated = errors
+        .all()
+        .map(|e| {
+            let at = match (plain, e.line, e.column) {
+                (true, Some(1), Some(column)) => drive
+                    .get_ref()
+                    .char_indices()
+                    .nth(column - 1)
+                    .map(|(byte, _)| span.start + 1 + byte),
+                _ => None,
+            };
+            match at {
+                Some(at) => check.src.error(Some(at..at + 1), field, e.message.clone()),
+                None => check.at(drive, field, e.message.clone()),
+            }
+        })
+        .collect();
+    ConfigError::combine(relocated).unwrap_or(errors)
 }

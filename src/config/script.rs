@@ -199,12 +199,15 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
                     "{head} needs one duration, e.g. `{head} 5s`; got {item:?}"
                 )));
             };
-            let micros = parse_duration(duration).ok_or_else(|| {
-                at(format!(
+            // Pointed at itself: the item's start is its direction.
+            let duration_at = start + item.rfind(duration).unwrap_or(0);
+            let micros =
+                parse_duration(duration).ok_or_else(|| {
+                    src.error(Some(duration_at..duration_at + duration.len()), "", format!(
                     "bad duration {duration:?}: use seconds like 5s or 2.5, or milliseconds \
                      like 500ms, from 0 to {MAX_ITEM_SECONDS} s"
                 ))
-            })?;
+                })?;
             Ok(ScriptStep {
                 action: ScriptAction::Drive { forward, turn },
                 micros,
@@ -274,8 +277,9 @@ mod tests {
         assert_eq!(err.line, Some(2));
         assert_eq!(err.column, Some(3));
         assert!(err.message.contains("unknown item \"jump 2s\""), "{err}");
+        // A bad duration is pointed at itself, past its item's direction.
         let err = parse_script("--drive", "forward 5s, left soon").unwrap_err();
-        assert_eq!(err.column, Some(13));
+        assert_eq!(err.column, Some(18));
         assert!(err.message.contains("bad duration \"soon\""), "{err}");
         let err = parse_script("--drive", "solver jacobian").unwrap_err();
         assert!(err.message.contains("valid solvers are"), "{err}");
