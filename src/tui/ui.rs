@@ -375,9 +375,15 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 time_note(app, f64::from(world.dt()))
             ),
         ),
+        // The followed creature's own throttle: in a scene a creature with
+        // its own script follows that, not the keys (the keys' throttle
+        // showed +100% over a scripted creature standing still).
         label(
             "speed",
-            format!("{speed:.2} m/s  throttle {:+.0}%", app.throttle * 100.0),
+            format!(
+                "{speed:.2} m/s  throttle {:+.0}%",
+                creature.input.forward * 100.0
+            ),
         ),
         label(
             "distance",
