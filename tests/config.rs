@@ -1016,9 +1016,11 @@ fn every_bad_item_of_a_script_is_reported() {
     )
     .unwrap_err();
     let at: Vec<_> = err.all().map(|e| (e.line, e.column)).collect();
+    // Each at what is wrong: the unknown item, the bad duration (past its
+    // item's direction), the unknown solver's item.
     assert_eq!(
         at,
-        [(Some(1), Some(13)), (Some(2), Some(1)), (Some(3), Some(1))],
+        [(Some(1), Some(13)), (Some(2), Some(6)), (Some(3), Some(1))],
         "{err}"
     );
 }
