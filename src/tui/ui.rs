@@ -646,6 +646,18 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
 }
 
+/// A point's coordinates in metres to the centimetre, signed: `+0.18
+/// +0.00 +0.14`. A coordinate that rounds to zero reads `+0.00`, never
+/// `-0.00` (a hip a hair below the body's centre read `-0.00`).
+fn coordinates_to_the_centimetre(p: glam::Vec3) -> String {
+    let cm = |v: f32| {
+        let rounded = (v * 100.0).round() / 100.0;
+        // Adding zero turns a negative zero positive.
+        rounded + 0.0
+    };
+    format!("{:+.2} {:+.2} {:+.2}", cm(p.x), cm(p.y), cm(p.z))
+}
+
 /// The leg inspector's lines for leg `index` of `creature`: positions in
 /// the body frame (metres, +x forward, +y up, +z right), as the creature
 /// file gives mount, rest and pole, so they read against the file.
@@ -655,10 +667,7 @@ fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Li
         return Vec::new();
     };
     let body = &creature.body;
-    let at = |p: glam::Vec3| {
-        let l = body.to_local(p);
-        format!("{:+.2} {:+.2} {:+.2}", l.x, l.y, l.z)
-    };
+    let at = |p: glam::Vec3| coordinates_to_the_centimetre(body.to_local(p));
     let phase = match leg.phase {
         LegPhase::Grounded => "down".to_string(),
         LegPhase::Swinging { .. } if leg.hanging => "hanging: out of reach".to_string(),
@@ -689,10 +698,7 @@ fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Li
         label("foothold", at(leg.desired)),
     ];
     if let Some(pole) = leg_spec.pole {
-        lines.push(label(
-            "pole",
-            format!("{:+.2} {:+.2} {:+.2}", pole.x, pole.y, pole.z),
-        ));
+        lines.push(label("pole", coordinates_to_the_centimetre(pole)));
     }
     for (k, joint) in leg.chain.joints().iter().enumerate() {
         let name = match k {
@@ -929,5 +935,17 @@ mod tests {
         let rows = wrap_notice("abcdefghij klm", 5, 1);
         assert_eq!(rows, ["abcd…"]);
         assert_eq!(wrap_notice("", 10, 3), [""]);
+    }
+
+    /// A coordinate that rounds to zero has no minus sign.
+    #[test]
+    fn coordinates_near_zero_read_plus_zero() {
+        let p = glam::Vec3::new(0.18, -0.001, -0.004_99);
+        assert_eq!(coordinates_to_the_centimetre(p), "+0.18 +0.00 +0.00");
+        assert_eq!(coordinates_to_the_centimetre(-p), "-0.18 +0.00 +0.00");
+        assert_eq!(
+            coordinates_to_the_centimetre(glam::Vec3::new(-0.005_1, 0.0, 1.0)),
+            "-0.01 +0.00 +1.00"
+        );
     }
 }
