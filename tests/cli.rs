@@ -2,6 +2,8 @@
 
 use std::process::{Command, Output};
 
+mod common;
+
 fn skitter(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skitter"))
         .args(args)
@@ -206,9 +208,7 @@ fn the_viewer_without_a_terminal_points_to_headless() {
 
 /// A fresh directory for one test's files.
 fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("skitter-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(&format!("cli-{name}"))
 }
 
 /// The `steps` of the JSON summary `skitter headless ARGS` prints.

@@ -692,8 +692,7 @@ fn building_a_world_samples_each_piece_of_ground_once() {
 /// Its `terrain` key makes it a scene, refused for its missing creatures.
 #[test]
 fn check_takes_a_file_naming_a_terrain_for_a_scene() {
-    let dir = std::env::temp_dir().join(format!("skitter-scene-kind-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("scene-kind");
     let path = dir.join("started.toml");
     std::fs::write(&path, "terrain = \"hills\"\n").unwrap();
     let err = skitter::config::check_file(path.to_str().unwrap())

@@ -255,16 +255,20 @@ impl<'a> Source<'a> {
     /// the bracket left open, saying where it should have closed, after
     /// any errors before it; the cascade is counted, not listed.
     pub fn syntax_errors(&self, errors: &[toml::de::Error]) -> Vec<ConfigError> {
-        let mut found: Vec<ConfigError> = errors.iter().map(|e| self.from_toml(e)).collect();
-        let Some(open) = self.unclosed_bracket() else {
-            return found;
-        };
-        let start = |e: &toml::de::Error| e.span().map_or(usize::MAX, |s| s.start);
-        let cascade = errors.iter().filter(|e| start(e) >= open.next_line).count();
-        if cascade == 0 {
-            return found;
+        // (A file that parsed is not scanned: every load of a good file
+        // comes through here.)
+        if errors.is_empty() {
+            return Vec::new();
         }
-        found = errors
+        let start = |e: &toml::de::Error| e.span().map_or(usize::MAX, |s| s.start);
+        let open = self
+            .unclosed_bracket()
+            .filter(|open| errors.iter().any(|e| start(e) >= open.next_line));
+        let Some(open) = open else {
+            return errors.iter().map(|e| self.from_toml(e)).collect();
+        };
+        let cascade = errors.iter().filter(|e| start(e) >= open.next_line).count();
+        let mut found: Vec<ConfigError> = errors
             .iter()
             .filter(|e| start(e) < open.opener)
             .map(|e| self.from_toml(e))

@@ -88,6 +88,7 @@ impl Grid {
     pub fn all_rows(&mut self) -> Rows<'_> {
         Rows {
             first: 0,
+            end: self.height,
             width: self.width,
             cells: &mut self.cells,
         }
@@ -103,6 +104,7 @@ impl Grid {
             .enumerate()
             .map(move |(k, cells)| Rows {
                 first: k * rows_each,
+                end: k * rows_each + cells.len() / width.max(1),
                 width,
                 cells,
             })
@@ -161,6 +163,8 @@ impl Grid {
 #[derive(Debug)]
 pub struct Rows<'a> {
     first: usize,
+    /// One past the last row (kept, not divided out at every plot).
+    end: usize,
     width: usize,
     cells: &'a mut [Cell],
 }
@@ -178,7 +182,7 @@ impl Rows<'_> {
 
     /// One past the run's last row.
     pub fn end(&self) -> usize {
-        self.first + self.cells.len() / self.width.max(1)
+        self.end
     }
 
     /// Each row's index in the grid and its cells, top to bottom.

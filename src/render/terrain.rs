@@ -584,7 +584,7 @@ fn surface(
         triangle(rows, b, d, c);
     };
     match pool {
-        Some(pool) => {
+        Some(pool) if grid.height() > 0 => {
             // Runs of rows drawn apart, each with the cells whose image
             // reaches it (in the same order): the same grid as drawn whole.
             let rows_each = grid.height().div_ceil(RASTER_RUNS).max(1);
@@ -620,7 +620,7 @@ fn surface(
                     })
             });
         }
-        None => {
+        _ => {
             let mut rows = grid.all_rows();
             for corners in (0..quads).filter_map(quad) {
                 draw(&mut rows, corners);

@@ -437,18 +437,7 @@ impl Heightfield {
     /// The highest ground over global cells `lo` to `hi` (inclusive), from
     /// the cached chunks holding them; `None` when one is not cached.
     fn top_over(&self, lo: (i64, i64), hi: (i64, i64)) -> Option<f32> {
-        let shift = self.chunk_shift;
-        let mut top = f32::NEG_INFINITY;
-        for cz in (lo.1 >> shift)..=(hi.1 >> shift) {
-            for cx in (lo.0 >> shift)..=(hi.0 >> shift) {
-                let chunk = self.slots[self.slot(cx, cz)].as_ref()?;
-                if chunk.key != (cx, cz) {
-                    return None;
-                }
-                top = top.max(chunk.top);
-            }
-        }
-        Some(top)
+        self.most_over(lo, hi, f32::NEG_INFINITY, |chunk| chunk.top)
     }
 
     /// The largest difference between neighbouring grid points over global
@@ -456,18 +445,30 @@ impl Heightfield {
     /// `None` when one is not cached. (Neighbouring chunks share their
     /// edge's points, so every neighbouring pair lies in one chunk.)
     fn steepest_over(&self, lo: (i64, i64), hi: (i64, i64)) -> Option<f32> {
+        self.most_over(lo, hi, 0.0, |chunk| chunk.steepest)
+    }
+
+    /// The largest of `least` and `figure` of every chunk holding global
+    /// cells `lo` to `hi` (inclusive); `None` when one is not cached.
+    fn most_over(
+        &self,
+        lo: (i64, i64),
+        hi: (i64, i64),
+        least: f32,
+        figure: impl Fn(&Chunk) -> f32,
+    ) -> Option<f32> {
         let shift = self.chunk_shift;
-        let mut steepest = 0.0f32;
+        let mut most = least;
         for cz in (lo.1 >> shift)..=(hi.1 >> shift) {
             for cx in (lo.0 >> shift)..=(hi.0 >> shift) {
                 let chunk = self.slots[self.slot(cx, cz)].as_ref()?;
                 if chunk.key != (cx, cz) {
                     return None;
                 }
-                steepest = steepest.max(chunk.steepest);
+                most = most.max(figure(chunk));
             }
         }
-        Some(steepest)
+        Some(most)
     }
 
     /// The height of the highest grid point (i, j) with `lo` ≤ (i, j) ≤ `hi`

@@ -103,3 +103,11 @@ pub fn error_places(err: &skitter::config::ConfigError) -> Vec<(Option<usize>, S
         .map(|e| (e.line, e.field.clone().unwrap_or_default()))
         .collect()
 }
+
+/// A fresh directory `skitter-{name}-{pid}` in the system's temp folder,
+/// for files a test writes (the process id keeps parallel runs apart).
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skitter-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
