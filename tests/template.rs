@@ -2,7 +2,8 @@
 //! walks forward cleanly; impossible combinations are refused.
 
 use skitter::config::{
-    CreatureTemplate, TemplateError, TemplateGait, default_terrain, parse_creature_with_warnings,
+    CreatureTemplate, PACE_WARNING_SHARE, TemplateError, TemplateGait, default_terrain,
+    load_terrain, parse_creature_with_warnings,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 
@@ -40,6 +41,10 @@ fn assert_walks(t: &CreatureTemplate) {
     assert!(warnings.is_empty(), "{t:?}: {warnings:?}");
     assert_eq!(spec.legs.len(), t.legs, "{t:?}");
     assert!(spec.legs.iter().all(|l| l.bones.len() == t.bones), "{t:?}");
+    // Nor does `check`'s walk on flat ground find it short of its speed.
+    let flat = skitter::terrain::Heightfield::generate(&load_terrain("flat").unwrap());
+    let pace = skitter::sim::flat_ground_pace(&spec, std::sync::Arc::new(flat));
+    assert!(pace.share() >= PACE_WARNING_SHARE, "{t:?}: {pace:?}");
     let summary = walk(spec, 4.0);
     let breaches = headless::quality_breaches(&summary);
     assert!(breaches.is_empty(), "{t:?}: {breaches:?}\n{text}");

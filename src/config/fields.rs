@@ -365,6 +365,23 @@ impl<'i> Document<'i> {
         Some((value.span(), entries))
     }
 
+    /// Where the value at `path` (table keys from the top, e.g. `["body",
+    /// "speed"]`) is in the text, if the document has it.
+    pub fn span_of(&self, path: &[&str]) -> Option<Range<usize>> {
+        let (first, rest) = path.split_first()?;
+        let mut value = self.get(first)?;
+        for key in rest {
+            let DeValue::Table(table) = value.get_ref() else {
+                return None;
+            };
+            value = table
+                .iter()
+                .find(|(k, _)| k.get_ref().as_ref() == *key)
+                .map(|(_, v)| v)?;
+        }
+        Some(value.span())
+    }
+
     /// Records an error for every top-level key no section took.
     pub fn refuse_unknown(&self, src: &Source<'_>, errors: &mut Errors) {
         let expected = self

@@ -27,7 +27,7 @@ pub use template::{CreatureTemplate, TEMPLATE_BONES, TEMPLATE_LEGS, TemplateErro
 pub use terrain::{parse_terrain, parse_terrain_seeded, parse_terrain_with_warnings};
 
 use crate::creature::CreatureSpec;
-use crate::terrain::TerrainSpec;
+use crate::terrain::{Heightfield, TerrainSpec};
 
 /// The kinds of input file an editor schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -327,12 +327,76 @@ pub fn check_file_seeded(
         .iter()
         .any(|key| doc.has(key))
     {
-        parse_creature_with_warnings(path, &text)
-            .map(|(c, warnings)| (Checked::Creature(Box::new(c)), warnings))
+        let (creature, mut warnings) = parse_creature_with_warnings(path, &text)?;
+        warnings.extend(pace_warning(&creature, &src, &doc));
+        Ok((Checked::Creature(Box::new(creature)), warnings))
     } else {
         parse_terrain_seeded(path, &text, seed).map(|(t, warnings)| (Checked::Terrain(t), warnings))
     }
 }
+
+/// Below this share of its speed on flat ground a creature earns a warning
+/// from `check`: well short of what the file and the summary say.
+pub const PACE_WARNING_SHARE: f32 = 0.8;
+
+/// A warning at `body.speed` when the creature, walked at full throttle on
+/// flat ground (see [`crate::sim::flat_ground_pace`]), falls short of
+/// [`PACE_WARNING_SHARE`] of the speed it is asked to walk at.
+fn pace_warning(
+    creature: &CreatureSpec,
+    src: &Source<'_>,
+    doc: &fields::Document<'_>,
+) -> Option<Warning> {
+    let pace = crate::sim::flat_ground_pace(creature, flat_ground());
+    // (A walk gone wrong, NaN, is the run's to report, not a pace.)
+    if pace.share().is_nan() || pace.share() >= PACE_WARNING_SHARE {
+        return None;
+    }
+    let cause = if pace.balance_wait >= BALANCE_BOUND_SHARE {
+        format!(
+            "for {:.0}% of the time a step waits for the body to lean over the feet that stay \
+             down. Spread the feet wider around the body, or lower the speed to about {:.2} m/s",
+            100.0 * pace.balance_wait,
+            pace.walked
+        )
+    } else {
+        format!(
+            "the body brakes for feet that trail or stretch faster than the gait steps them. \
+             Lengthen the legs' stride (step_threshold) or shorten step_duration, or lower the \
+             speed to about {:.2} m/s",
+            pace.walked
+        )
+    };
+    Some(Warning(src.error(
+        doc.span_of(&["body", "speed"]),
+        "body.speed",
+        format!(
+            "walked at full throttle on flat ground the creature makes {:.2} m/s, {:.0}% of the \
+             {:.2} m/s it is set to walk at: {cause}",
+            pace.walked,
+            100.0 * pace.share(),
+            pace.asked
+        ),
+    )))
+}
+
+/// The shipped flat ground, built: what `check` and the template walk a
+/// creature on to measure its pace.
+pub(crate) fn flat_ground() -> std::sync::Arc<Heightfield> {
+    // The shipped flat terrain is one of the built-ins, which the test
+    // suite parses, so finding and parsing it cannot fail.
+    let text = TERRAINS
+        .iter()
+        .find(|t| t.name == "flat")
+        .expect("flat is built in")
+        .text;
+    let flat = parse_terrain("<built-in flat>", text).expect("built-in flat is valid");
+    std::sync::Arc::new(Heightfield::generate(&flat))
+}
+
+/// A creature that waits for balance this share of its walk is held back
+/// by it, rather than by its stride.
+const BALANCE_BOUND_SHARE: f32 = 0.1;
 
 /// Validates one file of any kind, with the warnings it earns: `.toml` files
 /// are scenes when they list `[[creatures]]` or name a `terrain` (no

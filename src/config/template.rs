@@ -8,7 +8,9 @@
 //! front it would sit where the body walks into the ground ahead of it).
 //! Sizes scale with one reach (the sum of a leg's bones); the speed is set
 //! below what the gait can carry, measured by the same [`CreatureSpec`] the
-//! simulation runs, and the lead centres each stance on its rest point.
+//! simulation runs, then lowered to what the creature walks on flat ground
+//! (the pace `check` measures) where its balance slows it; the lead centres
+//! each stance on its rest point.
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -157,6 +159,11 @@ const STRIDE_OF_GAP: f32 = 0.5;
 const SPEED_PER_REACH: f32 = 0.95;
 /// The speed kept under the gait's cap, as a share of it.
 const SPEED_OF_CAP: f32 = 0.9;
+/// The share of its speed a template walks at on flat ground (well over
+/// what `check` warns below, see `PACE_WARNING_SHARE`).
+const TEMPLATE_PACE_SHARE: f32 = 0.9;
+/// Speeds tried, each the pace the last one walked at, before giving up.
+const PACE_TRIES: usize = 4;
 
 /// Bone lengths, hip to foot, as shares of the reach: the outer bones equal
 /// and the hip bone a little shorter, so the leg folds close to its hip.
@@ -226,12 +233,26 @@ impl CreatureTemplate {
         let spec = parse_creature_with_warnings(&format!("{}.toml", self.name), &draft)
             .map_err(|e| TemplateError::Invalid(e.to_string()))?
             .0;
-        let speed = round_to(wanted.min(SPEED_OF_CAP * spec.speed_cap()), 0.01);
-        // The stance is centred on the rest point when lead ≈ stride / (2 × speed).
-        let lead = round_to(spec.gait.step_threshold / (2.0 * speed), 0.01);
-        let text = self.text(speed, lead);
-        self.parse(&text)?;
-        Ok(text)
+        let mut speed = round_to(wanted.min(SPEED_OF_CAP * spec.speed_cap()), 0.01);
+        let flat = super::flat_ground();
+        for _ in 0..PACE_TRIES {
+            // The stance is centred on the rest point when lead ≈ stride / (2 × speed).
+            let lead = round_to(spec.gait.step_threshold / (2.0 * speed), 0.01);
+            let text = self.text(speed, lead);
+            let spec = self.parse(&text)?;
+            // Some gaits wait between steps for the body's balance (a
+            // four-legged crawl walked 64% of the speed its strides carry):
+            // walked on flat ground, the creature is slowed to its pace.
+            let pace = crate::sim::flat_ground_pace(&spec, std::sync::Arc::clone(&flat));
+            if pace.share() >= TEMPLATE_PACE_SHARE {
+                return Ok(text);
+            }
+            speed = (pace.walked * 100.0).floor() / 100.0;
+        }
+        Err(TemplateError::Invalid(format!(
+            "no speed found that the {} walks at on flat ground",
+            self.name
+        )))
     }
 
     /// Parses `text` as the loader does, refusing any warning.
@@ -444,7 +465,7 @@ impl CreatureTemplate {
             ),
             (
                 format!("speed = {speed}"),
-                "m/s at full throttle, under what the gait can carry",
+                "m/s at full throttle: what it walks on flat ground, under the gait's cap",
             ),
             ("turn_rate = 50".into(), "degrees per second"),
             (format!("orientation = \"{orientation}\""), orient_why),

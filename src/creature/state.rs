@@ -522,6 +522,13 @@ impl Creature {
         self.origin
     }
 
+    /// Whether a step is being held back for the body to stand over the
+    /// feet that stay down (see `Creature::start_steps`): a gait that waits
+    /// often walks slower than its speed asks.
+    pub fn is_waiting_for_balance(&self) -> bool {
+        self.stability_wait > 0.0
+    }
+
     /// World position of a point given in this creature's frame, in f64
     /// (exact however far the creature walked).
     pub fn to_world_f64(&self, spacing: f32, local: Vec3) -> [f64; 3] {

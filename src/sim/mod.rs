@@ -6,6 +6,7 @@ mod clock;
 mod command;
 mod metrics;
 mod motion;
+mod pace;
 mod timeline;
 mod world;
 
@@ -13,5 +14,6 @@ pub use clock::FixedStep;
 pub use command::{Command, CommandError};
 pub use metrics::{CreatureTrack, LogHistogram, Metrics, Summary};
 pub use motion::{MotionFigures, MotionMemory};
+pub use pace::{Pace, flat_ground_pace};
 pub use timeline::{Cue, Timeline};
 pub use world::{DEFAULT_DT, Kind, Spawn, ThreadsError, World};
