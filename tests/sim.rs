@@ -350,9 +350,32 @@ fn the_step_length_can_be_chosen_and_bad_ones_are_ignored() {
     for _ in 0..480 {
         w.step();
     }
-    assert!((w.time() - 2.0).abs() < 1e-6);
+    // Exactly: 480 steps of 1/240 s, not of the f32 nearest it.
+    assert_eq!(w.time(), 2.0);
+    assert_eq!(w.summary(0.0).dt, 1.0 / 240.0);
     assert!(w.metrics().foot_slip_max <= 1e-3);
     assert!(w.creatures()[0].body.position.x > 1.5);
+}
+
+/// A run's time and step read as the seconds they stand for: a one-second
+/// run said `"seconds": 1.0000000521540642` and `"dt": 0.008333333767950535`
+/// (the f32 step's rounding, widened). A step that is no whole fraction of
+/// a second reads as its shortest decimal.
+#[test]
+fn times_are_reported_without_the_f32_step_s_rounding() {
+    let mut w = world("spider", "flat", 1);
+    for _ in 0..120 {
+        w.step();
+    }
+    let summary = w.summary(0.0);
+    assert_eq!(summary.seconds, 1.0);
+    assert_eq!(summary.dt, 1.0 / 120.0);
+    let mut w = world("spider", "flat", 1).with_dt(0.003);
+    for _ in 0..1000 {
+        w.step();
+    }
+    assert_eq!(w.summary(0.0).dt, 0.003);
+    assert_eq!(w.time(), 0.003 * 1000.0);
 }
 
 /// Precision must not depend on where the creature is: 3000 s of straight
