@@ -596,7 +596,20 @@ fn the_advice_for_a_capped_speed_raises_the_cap() {
         .join("\n");
     assert!(shown.contains("2 other turn(s)"), "{shown}");
     assert!(shown.contains("Use fewer gait groups"), "{shown}");
+    // Its one-leg groups lift alone whatever max_lifted says: a larger
+    // one would change nothing, and is not suggested.
+    assert!(!shown.contains("max_lifted"), "{shown}");
     let capped = spec.speed_cap();
+    // The cap as a person writes it (two decimals, up or down) is no speed
+    // over the cap: 0.53 against 0.5299 was warned to walk at 0.530.
+    for written in [capped + 0.004, capped - 0.004] {
+        let at_cap = three.replacen("speed = 3 ", &format!("speed = {written:.2} "), 1);
+        let (_, warnings) = parse_creature_with_warnings("three.toml", &at_cap).unwrap();
+        assert!(
+            !warnings.iter().any(|w| w.0.message.contains("at most")),
+            "{written}: {warnings:?}"
+        );
+    }
     let two = three.replacen(
         "groups = [[\"front_left\"], [\"back_right\"], [\"front_right\", \"back_left\"]]",
         "groups = [[\"front_left\", \"back_right\"], [\"front_right\", \"back_left\"]]",
@@ -1169,21 +1182,14 @@ pole = [-0.264, 0.319, -0.369]
 /// nothing; it walks at about a third of that, each group's lift waiting
 /// for the body to lean over the feet that stay down. `check` now walks
 /// every creature on flat ground and says so at `body.speed`, with what it
-/// measured, why, and what to change. The shipped creatures walk at their
-/// speed and earn no such warning.
+/// measured, why, what to change, and a slower speed it keeps up: which
+/// it does. The shipped creatures walk at their speed and earn no such
+/// warning.
 #[test]
 fn a_creature_well_short_of_its_speed_on_flat_ground_is_warned_at_its_speed() {
-    let path = common::temp_dir("pace").join("huddled.toml");
-    std::fs::write(&path, HUDDLED_TRIPOD).unwrap();
-    let path = path.to_string_lossy();
-    let (checked, warnings) = check_file_with_warnings(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert!(matches!(checked, Checked::Creature(_)));
-    let pace: Vec<_> = warnings
-        .iter()
-        .filter(|w| w.0.message.contains("on flat ground"))
-        .collect();
-    assert_eq!(pace.len(), 1, "{warnings:?}");
-    let warning = &pace[0].0;
+    let dir = common::temp_dir("pace");
+    let warning = pace_warning(&dir.join("huddled.toml"), HUDDLED_TRIPOD)
+        .unwrap_or_else(|| panic!("no pace warning"));
     assert_eq!(warning.field.as_deref(), Some("body.speed"), "{warning}");
     assert_eq!(
         warning.line,
@@ -1195,18 +1201,16 @@ fn a_creature_well_short_of_its_speed_on_flat_ground_is_warned_at_its_speed() {
         warning.message.contains("waits for the body to lean"),
         "{warning}"
     );
-    // "makes 0.35 m/s, 38% of the 0.91 m/s": the figure is the measured one.
-    let share: f32 = warning
-        .message
-        .split("m/s, ")
-        .nth(1)
-        .unwrap()
-        .split('%')
-        .next()
-        .unwrap()
+    // "walks 0.35 m/s, 38% of its 0.91": the figure is the measured one.
+    let share: f32 = between(&warning.message, "m/s, ", "%").parse().unwrap();
+    assert!((20.0..50.0).contains(&share), "{warning}");
+    // "at speed = 0.34 it keeps up": and it does.
+    let kept: f32 = between(&warning.message, "at speed = ", " ")
         .parse()
         .unwrap();
-    assert!((20.0..50.0).contains(&share), "{warning}");
+    assert!(kept < 0.91 && kept > 0.2, "{warning}");
+    let slower = HUDDLED_TRIPOD.replace("speed = 0.91", &format!("speed = {kept}"));
+    assert_eq!(pace_warning(&dir.join("slower.toml"), &slower), None);
 
     for creature in CREATURES {
         let spec = parse_creature(creature.name, creature.text).unwrap();
@@ -1218,4 +1222,64 @@ fn a_creature_well_short_of_its_speed_on_flat_ground_is_warned_at_its_speed() {
             creature.name
         );
     }
+}
+
+/// A hexapod whose groups are its two sides lifts three feet of one side
+/// and stands on the other three, on a line: no lean puts its body over
+/// them, and it walked at 13% of its speed while `check` said to spread
+/// its feet (which made it slower). The warning names the group, and
+/// suggests no speed (what keeps up is a crawl a tenth of the one asked).
+#[test]
+fn a_group_that_leaves_no_stance_to_lean_over_is_named() {
+    let tripod = skitter::config::CreatureTemplate {
+        name: "sides".to_string(),
+        legs: 6,
+        bones: 3,
+        gait: skitter::config::TemplateGait::Tripod,
+    }
+    .render()
+    .unwrap();
+    let sides = tripod
+        .replace(
+            r#"["left_1", "right_2", "left_3"]"#,
+            r#"["left_1", "left_2", "left_3"]"#,
+        )
+        .replace(
+            r#"["right_1", "left_2", "right_3"]"#,
+            r#"["right_1", "right_2", "right_3"]"#,
+        );
+    assert_ne!(sides, tripod, "test setup: the template's groups changed");
+    let warning = pace_warning(&common::temp_dir("pace").join("sides.toml"), &sides)
+        .unwrap_or_else(|| panic!("no pace warning"));
+    assert!(
+        warning.message.contains(
+            "lifting group 0 (`left_1`, `left_2`, `left_3`) leaves the other feet on a line"
+        ),
+        "{warning}"
+    );
+    assert!(warning.message.contains("Regroup"), "{warning}");
+    assert!(!warning.message.contains("at speed ="), "{warning}");
+}
+
+/// The pace warning `check` gives the creature `text`, written to `path`.
+fn pace_warning(path: &std::path::Path, text: &str) -> Option<ConfigError> {
+    std::fs::write(path, text).unwrap();
+    let (checked, warnings) =
+        check_file_with_warnings(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(checked, Checked::Creature(_)));
+    let mut pace = warnings
+        .into_iter()
+        .filter(|w| w.0.message.contains("on flat ground"));
+    let first = pace.next().map(|w| w.0);
+    assert!(pace.next().is_none(), "one pace warning at most");
+    first
+}
+
+/// The text of `message` between `from` and the next `to`.
+fn between<'a>(message: &'a str, from: &str, to: &str) -> &'a str {
+    let rest = &message[message
+        .find(from)
+        .unwrap_or_else(|| panic!("{from:?} in {message}"))
+        + from.len()..];
+    &rest[..rest.find(to).unwrap_or(rest.len())]
 }

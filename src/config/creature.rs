@@ -489,6 +489,10 @@ struct Sections<'a> {
     gait: &'a GaitFile,
 }
 
+/// How far over the gait's cap (m/s) a `speed` may be before `check` warns:
+/// the cap as a person writes it, to two decimals.
+const CAP_ROUNDING: f32 = 0.005;
+
 /// Checks that need the whole creature: can the legs carry the body at its
 /// ride height, are tolerances, steps and leads in proportion to the legs,
 /// and can the gait carry the speed asked for.
@@ -714,7 +718,8 @@ fn physical_checks(
             ),
         ));
     }
-    if body.speed > cap {
+    // A speed written as the cap rounded (0.53 for 0.5299) is the cap.
+    if body.speed > cap + CAP_ROUNDING {
         let remedy = match remedy {
             Some(remedy) => format!("{remedy}, or lower the speed"),
             None => "Lower the speed".to_string(),

@@ -341,43 +341,106 @@ pub const PACE_WARNING_SHARE: f32 = 0.8;
 
 /// A warning at `body.speed` when the creature, walked at full throttle on
 /// flat ground (see [`crate::sim::flat_ground_pace`]), falls short of
-/// [`PACE_WARNING_SHARE`] of the speed it is asked to walk at.
+/// [`PACE_WARNING_SHARE`] of the speed it is asked to walk at: with what
+/// holds it back, what to change, and a slower speed it does keep up, if
+/// one is found.
 fn pace_warning(
     creature: &CreatureSpec,
     src: &Source<'_>,
     doc: &fields::Document<'_>,
 ) -> Option<Warning> {
-    let pace = crate::sim::flat_ground_pace(creature, flat_ground());
+    let flat = flat_ground();
+    let pace = crate::sim::flat_ground_pace(creature, std::sync::Arc::clone(&flat));
     // (A walk gone wrong, NaN, is the run's to report, not a pace.)
     if pace.share().is_nan() || pace.share() >= PACE_WARNING_SHARE {
         return None;
     }
-    let cause = if pace.balance_wait >= BALANCE_BOUND_SHARE {
-        format!(
-            "for {:.0}% of the time a step waits for the body to lean over the feet that stay \
-             down. Spread the feet wider around the body, or lower the speed to about {:.2} m/s",
-            100.0 * pace.balance_wait,
-            pace.walked
-        )
-    } else {
-        format!(
-            "the body brakes for feet that trail or stretch faster than the gait steps them. \
-             Lengthen the legs' stride (step_threshold) or shorten step_duration, or lower the \
-             speed to about {:.2} m/s",
-            pace.walked
-        )
+    let gait = &creature.gait;
+    // Kept short: a message is cut at `MESSAGE_MAX_CHARS`.
+    let cause = match creature.weakest_stance() {
+        Some((group, room)) if room < gait.stability_margin => {
+            let legs = gait.groups[group]
+                .iter()
+                .map(|&i| format!("`{}`", creature.legs[i].name))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if room > 0.0 {
+                format!(
+                    "lifting group {group} ({legs}) leaves the other feet no room deeper than {} \
+                     m, under the {} m stability_margin, so each lift waits for a lean that cannot \
+                     come. Lower stability_margin below {0} or spread the feet",
+                    significant(room),
+                    gait.stability_margin
+                )
+            } else {
+                format!(
+                    "lifting group {group} ({legs}) leaves the other feet on a line or to one side, \
+                     so each lift waits for a lean that cannot come. Regroup so every group leaves \
+                     feet ahead, behind and on both sides"
+                )
+            }
+        }
+        _ if pace.balance_wait >= BALANCE_BOUND_SHARE => {
+            let swing = creature.swing_time(pace.asked);
+            format!(
+                "{:.0}% of the walk waits for the body to lean before a step: a {swing:.2} s swing \
+                 carries it {} m, more than the feet that stay down give it room for. Shorten \
+                 step_duration or spread the feet ahead and behind",
+                100.0 * pace.balance_wait,
+                significant(pace.asked * swing)
+            )
+        }
+        _ => "the body brakes for feet that trail or stretch: lengthen step_threshold or shorten \
+              step_duration"
+            .to_string(),
+    };
+    let slower = crate::sim::fastest_kept_speed(
+        crate::sim::round_down_significant(pace.walked, 2),
+        PACE_WARNING_SHARE,
+        PACE_TRIES,
+        &flat,
+        |speed| {
+            let mut slower = creature.clone();
+            slower.body.speed = speed;
+            Ok::<_, std::convert::Infallible>(slower)
+        },
+    );
+    let slower = match slower {
+        // A speed a fraction of the one asked is no remedy worth naming.
+        Ok(Some((speed, at))) if speed >= LEAST_SUGGESTED_SHARE * pace.asked => format!(
+            "; at speed = {} it keeps up ({:.0}%)",
+            significant(speed),
+            100.0 * at.share()
+        ),
+        _ => String::new(),
     };
     Some(Warning(src.error(
         doc.span_of(&["body", "speed"]),
         "body.speed",
         format!(
-            "walked at full throttle on flat ground the creature makes {:.2} m/s, {:.0}% of the \
-             {:.2} m/s it is set to walk at: {cause}",
-            pace.walked,
+            "on flat ground at full throttle it walks {} m/s, {:.0}% of its {}: {cause}{slower}",
+            significant(pace.walked),
             100.0 * pace.share(),
-            pace.asked
+            significant(pace.asked)
         ),
     )))
+}
+
+/// The slowest speed `check` suggests, as a share of the one asked.
+const LEAST_SUGGESTED_SHARE: f32 = 0.25;
+
+/// Slower speeds `check` tries in search of one a creature keeps up.
+const PACE_TRIES: usize = 4;
+
+/// `value` to two decimals, or to two significant figures below 0.1 (a
+/// tiny creature's 0.0123 m/s read 0.01, and its 0.0042 read 0.00).
+fn significant(value: f32) -> String {
+    if value.abs() >= 0.1 || value == 0.0 || !value.is_finite() {
+        format!("{value:.2}")
+    } else {
+        let decimals = (1 - value.abs().log10().floor() as i32).max(2) as usize;
+        format!("{value:.decimals$}")
+    }
 }
 
 /// The shipped flat ground, built: what `check` and the template walk a

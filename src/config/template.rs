@@ -233,26 +233,27 @@ impl CreatureTemplate {
         let spec = parse_creature_with_warnings(&format!("{}.toml", self.name), &draft)
             .map_err(|e| TemplateError::Invalid(e.to_string()))?
             .0;
-        let mut speed = round_to(wanted.min(SPEED_OF_CAP * spec.speed_cap()), 0.01);
-        let flat = super::flat_ground();
-        for _ in 0..PACE_TRIES {
-            // The stance is centred on the rest point when lead ≈ stride / (2 × speed).
-            let lead = round_to(spec.gait.step_threshold / (2.0 * speed), 0.01);
-            let text = self.text(speed, lead);
-            let spec = self.parse(&text)?;
-            // Some gaits wait between steps for the body's balance (a
-            // four-legged crawl walked 64% of the speed its strides carry):
-            // walked on flat ground, the creature is slowed to its pace.
-            let pace = crate::sim::flat_ground_pace(&spec, std::sync::Arc::clone(&flat));
-            if pace.share() >= TEMPLATE_PACE_SHARE {
-                return Ok(text);
-            }
-            speed = (pace.walked * 100.0).floor() / 100.0;
+        let speed = round_to(wanted.min(SPEED_OF_CAP * spec.speed_cap()), 0.01);
+        // The stance is centred on the rest point when lead ≈ stride / (2 × speed).
+        let stride = spec.gait.step_threshold;
+        let text_at = |speed: f32| self.text(speed, round_to(stride / (2.0 * speed), 0.01));
+        // Some gaits wait between steps for the body's balance (a
+        // four-legged crawl walked 64% of the speed its strides carry):
+        // walked on flat ground, the creature is slowed to its pace.
+        let found = crate::sim::fastest_kept_speed(
+            speed,
+            TEMPLATE_PACE_SHARE,
+            PACE_TRIES,
+            &super::flat_ground(),
+            |speed| self.parse(&text_at(speed)),
+        )?;
+        match found {
+            Some((speed, _)) => Ok(text_at(speed)),
+            None => Err(TemplateError::Invalid(format!(
+                "no speed found that the {} walks at on flat ground",
+                self.name
+            ))),
         }
-        Err(TemplateError::Invalid(format!(
-            "no speed found that the {} walks at on flat ground",
-            self.name
-        )))
     }
 
     /// Parses `text` as the loader does, refusing any warning.

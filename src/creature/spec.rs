@@ -244,6 +244,40 @@ impl CreatureSpec {
         self.legs.len() >= self.gait.max_lifted + 3
     }
 
+    /// For gaits that keep three or more feet down: the group whose lift
+    /// leaves the least room for the body's centre inside the feet that
+    /// stay down (standing at rest on level ground), and that room: the
+    /// deepest (metres) a lean could bring the centre inside them, at the
+    /// centre of their polygon or where it stands, whichever is deeper.
+    /// A group that leaves less than the gait's `stability_margin` waits
+    /// before each lift for a lean that cannot come (one side's three legs
+    /// lifting at once left the other three on a line, and a hexapod
+    /// walked at 13% of its speed).
+    pub fn weakest_stance(&self) -> Option<(usize, f32)> {
+        if !self.statically_stable() {
+            return None;
+        }
+        let (mut hull, mut scratch) = (crate::geometry::ConvexHull::default(), Vec::new());
+        self.gait
+            .groups
+            .iter()
+            .enumerate()
+            .filter_map(|(g, group)| {
+                let down = self
+                    .legs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !group.contains(i))
+                    .map(|(_, leg)| leg.rest);
+                let at_centre =
+                    super::support_margin(Vec3::ZERO, Vec3::Y, down, &mut hull, &mut scratch)?;
+                let corners = hull.corners();
+                let middle = corners.iter().sum::<glam::Vec2>() / corners.len().max(1) as f32;
+                Some((g, at_centre.max(hull.margin(middle))))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
     /// How long a swing takes when the body's feet move at `speed` (m/s)
     /// relative to it: the file's `step_duration` while that leaves time
     /// between swings, shorter as the creature walks faster (a foot then
@@ -316,9 +350,14 @@ impl CreatureSpec {
                      other turn(s) swing",
                     self.turns().saturating_sub(1).max(1)
                 ),
-                // Two turns are the fewest that leave feet down.
+                // Two turns are the fewest that leave feet down. A larger
+                // max_lifted only helps a group that lifts in parts.
                 (self.turns() > 2).then_some(
-                    "Use fewer gait groups or a larger max_lifted (more feet in the air at once)",
+                    if self.gait.groups.iter().any(|g| g.len() > self.gait.max_lifted) {
+                        "Use fewer gait groups or a larger max_lifted (more feet in the air at once)"
+                    } else {
+                        "Use fewer gait groups (more legs lifting together)"
+                    },
                 ),
             ),
             _ => (

@@ -14,6 +14,6 @@ pub use clock::FixedStep;
 pub use command::{Command, CommandError};
 pub use metrics::{CreatureTrack, LogHistogram, Metrics, Summary};
 pub use motion::{MotionFigures, MotionMemory};
-pub use pace::{Pace, flat_ground_pace};
+pub use pace::{Pace, fastest_kept_speed, flat_ground_pace, round_down_significant};
 pub use timeline::{Cue, Timeline};
 pub use world::{DEFAULT_DT, Kind, Spawn, ThreadsError, World};

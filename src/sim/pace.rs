@@ -73,3 +73,65 @@ pub fn flat_ground_pace(spec: &CreatureSpec, flat: Arc<Heightfield>) -> Pace {
         balance_wait: waited as f32 / measured as f32,
     }
 }
+
+/// The fastest speed, from `start` down, that the creature `spec_at`
+/// builds for it walks at no less than `share` of on flat ground, with
+/// its pace there; `None` if `tries` speeds all fall short. Each try after
+/// the first is the pace the last one made, rounded down to two
+/// significant figures, or a tenth less where that is no slower: a gait's
+/// pace need not fall with its speed (a crawl asked 0.53 m/s made 0.42,
+/// asked 0.42 made 0.31, and asked 0.40 walked at it).
+pub fn fastest_kept_speed<E>(
+    start: f32,
+    share: f32,
+    tries: usize,
+    flat: &Arc<Heightfield>,
+    mut spec_at: impl FnMut(f32) -> Result<CreatureSpec, E>,
+) -> Result<Option<(f32, Pace)>, E> {
+    let mut speed = start;
+    for _ in 0..tries {
+        if !(speed.is_finite() && speed > 0.0) {
+            break;
+        }
+        let pace = flat_ground_pace(&spec_at(speed)?, Arc::clone(flat));
+        if pace.share() >= share {
+            return Ok(Some((speed, pace)));
+        }
+        let slower = round_down_significant(pace.walked, 2);
+        speed = if slower < speed {
+            slower
+        } else {
+            round_down_significant(0.9 * speed, 2)
+        };
+    }
+    Ok(None)
+}
+
+/// `value` rounded down to `digits` significant figures (0.427 -> 0.42,
+/// 0.0123 -> 0.012 at two), so a suggested speed reads as one a person
+/// would write. Zero, negative and non-finite values are returned as they are.
+pub fn round_down_significant(value: f32, digits: i32) -> f32 {
+    if !(value.is_finite() && value > 0.0) {
+        return value;
+    }
+    let scale = 10f64.powi(digits - 1 - f64::from(value).log10().floor() as i32);
+    // A hair over, so an f32 just under its decimal (0.42 is 0.41999998)
+    // is not taken down a step.
+    ((f64::from(value) * scale + 1e-4).floor() / scale) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_down_significant;
+
+    #[test]
+    fn speeds_round_down_to_two_significant_figures() {
+        assert_eq!(round_down_significant(0.427, 2), 0.42);
+        assert_eq!(round_down_significant(0.0123, 2), 0.012);
+        assert_eq!(round_down_significant(1.99, 2), 1.9);
+        assert_eq!(round_down_significant(0.3, 2), 0.3);
+        assert_eq!(round_down_significant(0.42, 2), 0.42);
+        assert_eq!(round_down_significant(0.0, 2), 0.0);
+        assert!(round_down_significant(f32::NAN, 2).is_nan());
+    }
+}
