@@ -102,12 +102,12 @@ impl HeadlessRun {
                     .check_solver(kind, "--solver")
                     .map_err(HeadlessError::Solver)?;
             }
-            if own_script.is_none() {
-                for kind in self.script.iter().flat_map(Script::solvers) {
-                    creature
-                        .check_solver(kind, "the script")
-                        .map_err(HeadlessError::Solver)?;
-                }
+            if own_script.is_none()
+                && let Some(script) = &self.script
+            {
+                script
+                    .check_solvers(creature)
+                    .map_err(|e| HeadlessError::Solver(e.to_string()))?;
             }
         }
         Ok(())

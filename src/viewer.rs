@@ -63,12 +63,7 @@ pub fn run(
     let mut app = App::load(sources, scene.solver).map_err(|e| Failure::BadInput(e.to_string()))?;
     app.set_threads(scene.threads());
     if let Some(script) = &script {
-        for kind in script.solvers() {
-            app.world
-                .spec()
-                .check_solver(kind, "the script")
-                .map_err(Failure::BadInput)?;
-        }
+        script.check_solvers(app.world.spec())?;
         app.play(script);
     }
     if baked {

@@ -221,6 +221,43 @@ fn headless_steps(args: &[&str]) -> u64 {
     summary["steps"].as_u64().unwrap()
 }
 
+/// A script's `solver` that a creature's legs cannot use is refused at its
+/// item, for a script file and an inline one alike: it was refused with
+/// no file, line or column.
+#[test]
+fn a_script_solver_the_legs_cannot_use_is_refused_at_its_item() {
+    let script = temp_dir("solver").join("two-bone.txt");
+    std::fs::write(&script, "forward 2s\nsolver two-bone\nforward 1s\n").unwrap();
+    let script = script.to_str().unwrap();
+    let runs = [
+        (
+            vec!["headless", "-c", "hexapod", "--script", script],
+            format!("{script}:2:1"),
+        ),
+        (
+            vec![
+                "headless",
+                "-c",
+                "hexapod",
+                "--drive",
+                "forward 1s, solver two-bone",
+            ],
+            "--drive:1:13".to_string(),
+        ),
+    ];
+    for (args, place) in runs {
+        let out = skitter(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "{place}: solver: the script asks for two-bone, but leg `front_left` of hexapod"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn scripted_time_is_summed_exactly_and_check_agrees() {
     let dir = temp_dir("exact");

@@ -11,6 +11,7 @@
 //! separately rounded steps.
 
 use super::error::{ConfigError, Errors, Source};
+use crate::creature::CreatureSpec;
 use crate::ik::SolverKind;
 
 /// What one script item does.
@@ -64,10 +65,28 @@ pub fn steps_for(micros: u64, dt: f32) -> u64 {
 }
 
 /// A parsed drive script.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Script {
     /// Items in order.
     pub steps: Vec<ScriptStep>,
+    /// Where the items came from, for errors found once a creature is
+    /// known (see [`Script::check_solvers`]).
+    origin: ScriptOrigin,
+}
+
+/// The text a script was parsed from: its name, and each item's 1-based
+/// line and column in it.
+#[derive(Debug, Clone, Default)]
+struct ScriptOrigin {
+    name: String,
+    places: Vec<(usize, usize)>,
+}
+
+/// Scripts are equal when they drive the same, wherever they were written.
+impl PartialEq for Script {
+    fn eq(&self, other: &Script) -> bool {
+        self.steps == other.steps
+    }
 }
 
 impl Script {
@@ -85,6 +104,27 @@ impl Script {
     /// How many steps of `dt` seconds the script lasts.
     pub fn total_steps(&self, dt: f32) -> u64 {
         steps_for(self.total_micros(), dt)
+    }
+
+    /// Whether `creature` can use every solver the script switches to;
+    /// otherwise an error at the first item it cannot, naming the leg (a
+    /// script's `solver two-bone` for a creature of three-bone legs was
+    /// refused with no file or line).
+    pub fn check_solvers(&self, creature: &CreatureSpec) -> Result<(), ConfigError> {
+        for (i, step) in self.steps.iter().enumerate() {
+            let ScriptAction::SetSolver(kind) = step.action else {
+                continue;
+            };
+            if let Err(message) = creature.check_solver(kind, "the script") {
+                let (line, column) = self.origin.places.get(i).copied().unzip();
+                let mut error = ConfigError::whole_file(self.origin.name.clone(), message);
+                error.line = line;
+                error.column = column;
+                error.field = Some("solver".to_string());
+                return Err(error);
+            }
+        }
+        Ok(())
     }
 
     /// Every solver the script switches to, in order.
@@ -114,7 +154,7 @@ const VALID_ITEMS: &str = "valid items: forward|back|left|right (joined with +, 
 /// Parses a drive script; `name` is used in error messages.
 pub fn parse_script(name: &str, text: &str) -> Result<Script, ConfigError> {
     let src = Source::new(name, text);
-    let mut steps = Vec::new();
+    let (mut steps, mut places) = (Vec::new(), Vec::new());
     // Every bad item is reported, not only the first.
     let mut errors = Errors::default();
     let mut offset = 0;
@@ -127,6 +167,7 @@ pub fn parse_script(name: &str, text: &str) -> Result<Script, ConfigError> {
                 let start = item_offset + (item.len() - item.trim_start().len());
                 if let Some(step) = errors.ok(parse_item(&src, trimmed, start)) {
                     steps.push(step);
+                    places.push(src.line_column(start));
                 }
             }
             item_offset += item.len() + 1;
@@ -137,7 +178,13 @@ pub fn parse_script(name: &str, text: &str) -> Result<Script, ConfigError> {
     if steps.is_empty() {
         return Err(src.error(None, "", format!("the script has no items; {VALID_ITEMS}")));
     }
-    Ok(Script { steps })
+    Ok(Script {
+        steps,
+        origin: ScriptOrigin {
+            name: name.to_string(),
+            places,
+        },
+    })
 }
 
 fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, ConfigError> {
