@@ -1024,6 +1024,24 @@ fn every_error_in_a_terrain_file_is_reported() {
     assert!(err.all().all(|e| e.line.is_some() && e.column.is_some()));
 }
 
+/// A frequency too fine for the grid is reported with the noise section's
+/// other errors: it came a round after a bad amplitude.
+#[test]
+fn a_frequency_too_fine_for_the_grid_comes_with_the_other_noise_errors() {
+    let text = "name = \"bad\"\nresolution = 0.5\n[noise]\nfrequency = 5.0\namplitude = 1e6\n";
+    let err = parse_terrain("terrain/bad.toml", text).unwrap_err();
+    let found: Vec<_> = err.all().map(|e| (e.line, e.field.clone())).collect();
+    assert_eq!(
+        found,
+        [
+            (Some(4), Some("noise.frequency".to_string())),
+            (Some(5), Some("noise.amplitude".to_string()))
+        ],
+        "{err}"
+    );
+    assert!(err.message.contains("at most 1 cycles per metre"), "{err}");
+}
+
 #[test]
 fn every_bad_item_of_a_script_is_reported() {
     let err = skitter::config::parse_script(

@@ -236,7 +236,7 @@ pub fn parse_terrain_seeded(
         }
         None => Some(0.5),
     };
-    let noise = parse_noise(&check, file.noise.as_ref(), &mut errors);
+    let noise = parse_noise(&check, file.noise.as_ref(), resolution, &mut errors);
     let shapes = parse_shapes(&check, file.shapes.as_deref().unwrap_or(&[]), &mut errors);
     let (Some(terrain_name), Some(seed), Some(size), Some(resolution), Some(noise)) =
         (terrain_name, seed, size, resolution, noise)
@@ -252,19 +252,6 @@ pub fn parse_terrain_seeded(
         noise,
         shapes,
     };
-    let nyquist = 0.5 / f64::from(resolution);
-    if spec.noise.fractal != Fractal::Flat && spec.noise.frequency > nyquist {
-        let frequency = file.noise.as_ref().and_then(|n| n.frequency.as_ref());
-        return Err(check.at_opt(
-            frequency,
-            "noise.frequency",
-            format!(
-                "{} cycles per metre is finer than a {resolution} m grid can hold (at most {nyquist} \
-                 cycles per metre): the heights would be random spikes. Lower the frequency or the resolution",
-                spec.noise.frequency
-            ),
-        ));
-    }
     let mut warnings = check_heights(&check, &file, &spec)?;
     warnings.extend(flush_carves(&check, &file, &spec));
     Ok((spec, warnings))
@@ -656,10 +643,13 @@ fn parse_shape(
 }
 
 /// The noise section (defaults where absent), every bad field reported;
-/// `None` if any was bad.
+/// `None` if any was bad. A frequency finer than a grid of `resolution`
+/// (when that is sound) holds is refused here, with the section's other
+/// errors rather than a round after them (it came after a bad amplitude).
 fn parse_noise(
     check: &Check<'_>,
     noise: Option<&NoiseFile>,
+    resolution: Option<f32>,
     errors: &mut Errors,
 ) -> Option<NoiseSpec> {
     let source = match noise.and_then(|n| n.source.as_ref()) {
@@ -740,6 +730,20 @@ fn parse_noise(
         "noise.base",
         "metres",
     );
+    if let (Some(resolution), Some(fractal), Some(frequency)) = (resolution, fractal, frequency) {
+        let nyquist = 0.5 / f64::from(resolution);
+        if fractal != Fractal::Flat && frequency > nyquist {
+            errors.push(check.at_opt(
+                noise.and_then(|n| n.frequency.as_ref()),
+                "noise.frequency",
+                format!(
+                    "{frequency} cycles per metre is finer than a {resolution} m grid can hold (at \
+                     most {nyquist} cycles per metre): the heights would be random spikes. Lower \
+                     the frequency or the resolution"
+                ),
+            ));
+        }
+    }
     let octaves = match noise.and_then(|n| n.octaves.as_ref()) {
         Some(o) => errors
             .ok(check.int_in(o, 1, 16, "noise.octaves"))
