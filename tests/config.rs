@@ -235,6 +235,32 @@ fn rest_out_of_reach() {
     );
 }
 
+/// A rest foot off the ground the body rides over is a warning at the rest
+/// point, once for a leg and its mirror: it pointed at the `[[legs]]`
+/// header, twice, and a foot 22 cm up (a quarter of the reach) passed.
+#[test]
+fn a_rest_foot_off_the_ground_is_warned_once_at_its_rest_point() {
+    let text = spider_with("rest = [0.5, -0.32, -0.5]", "rest = [0.5, -0.1, -0.5]");
+    let (_, warnings) = parse_creature_with_warnings("creatures/up.toml", &text).unwrap();
+    let rest: Vec<_> = warnings
+        .iter()
+        .filter(|w| w.0.message.contains("rest.y is -0.1 m"))
+        .collect();
+    assert_eq!(rest.len(), 1, "{warnings:?}");
+    let warning = &rest[0].0;
+    assert_eq!(warning.field.as_deref(), Some("legs[0].rest"), "{warning}");
+    assert_eq!(
+        warning.line,
+        Some(line_of(&text, "rest = [0.5, -0.1")),
+        "{warning}"
+    );
+    assert_eq!(warning.column, Some(8), "{warning}");
+    // A few centimetres off is a choice, not a slip.
+    let text = spider_with("rest = [0.5, -0.32, -0.5]", "rest = [0.5, -0.28, -0.5]");
+    let (_, warnings) = parse_creature_with_warnings("creatures/up.toml", &text).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
 #[test]
 fn unknown_solver() {
     let text = spider_with("kind = \"fabrik\"", "kind = \"jacobian\"");
