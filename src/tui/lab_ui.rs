@@ -90,7 +90,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &LabApp) {
             let [views, status] =
                 Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
             draw_views(frame.buffer_mut(), views, app);
-            draw_status(frame, status, status_line(app));
+            draw_status(frame, status, &status_line(app));
         }
     });
 }
@@ -316,18 +316,21 @@ fn format_scale(value: f64) -> String {
     format!("{value:.decimals$}")
 }
 
-/// One line of the most important figures, for terminals too small for the panel.
-fn status_line(app: &LabApp) -> String {
+/// The most important figures, most important first (a pause right after
+/// the rig), for the one line terminals too small for the panel get.
+fn status_line(app: &LabApp) -> Vec<String> {
     let last = app.scene.history().back();
-    format!(
-        "{} | {} | limits {} | {} it | err {:.3} mm{}",
-        app.scene.rig().name(),
-        app.scene.solver(),
-        if app.scene.limited() { "on" } else { "off" },
-        last.map_or(0, |s| s.iterations),
-        last.map_or(0.0, |s| s.error_mm),
-        if app.paused { " | PAUSED" } else { "" }
-    )
+    let mut fields = vec![app.scene.rig().name().to_string()];
+    if app.paused {
+        fields.push("PAUSED".to_string());
+    }
+    fields.extend([
+        app.scene.solver().to_string(),
+        format!("limits {}", if app.scene.limited() { "on" } else { "off" }),
+        format!("{} it", last.map_or(0, |s| s.iterations)),
+        format!("err {:.3} mm", last.map_or(0.0, |s| s.error_mm)),
+    ]);
+    fields
 }
 
 #[cfg(test)]

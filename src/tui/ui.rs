@@ -47,7 +47,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
             let [views, status] =
                 Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
             draw_views(frame.buffer_mut(), views, app);
-            draw_status(frame, status, status_line(app));
+            draw_status(frame, status, &status_line(app));
         }
     });
 }
@@ -120,11 +120,29 @@ fn screen_areas(area: Rect, notice_rows: u16) -> [Rect; 3] {
 }
 
 /// One grey status line, for terminals too narrow for a side panel.
-pub(super) fn draw_status(frame: &mut Frame<'_>, area: Rect, text: String) {
+pub(super) fn draw_status(frame: &mut Frame<'_>, area: Rect, fields: &[String]) {
     frame.render_widget(
-        Paragraph::new(text).style(Style::new().fg(Color::Gray)),
+        Paragraph::new(fitting_fields(fields, area.width)).style(Style::new().fg(Color::Gray)),
         area,
     );
+}
+
+/// `fields` joined by ` | `, as many whole ones as fit in `width` columns
+/// (the first always): cut mid-field, `slip 0.10 mm` read `slip 0.10 m`.
+pub(super) fn fitting_fields(fields: &[String], width: u16) -> String {
+    let mut line = String::new();
+    for field in fields {
+        let joined = if line.is_empty() {
+            field.clone()
+        } else {
+            format!("{line} | {field}")
+        };
+        if !line.is_empty() && joined.chars().count() > usize::from(width) {
+            break;
+        }
+        line = joined;
+    }
+    line
 }
 
 /// `text` cut into rows of at most `width` characters at spaces (and at
@@ -714,24 +732,32 @@ fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Li
 /// World steps per column of the gait diagram.
 const GAIT_STEPS_PER_COLUMN: usize = 3;
 
-/// One line of the most important figures, for terminals too narrow for the panel.
-fn status_line(app: &App) -> String {
+/// The most important figures, most important first (a pause right after
+/// the creature), for the one line terminals too narrow for the panel get.
+fn status_line(app: &App) -> Vec<String> {
     let world = &app.world;
     let m = world.metrics();
     let creature = &world.creatures()[world.followed()];
     let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
-    format!(
-        "{} {} | {:.2} m/s | up {}/{} | IK {:.1}it {} | slip {}{}",
+    let mut fields = vec![format!(
+        "{} {}",
         sanitize(&world.spec().name),
-        world.solver(),
-        creature.body.velocity.length(),
-        lifted,
-        creature.legs.len(),
-        m.last.ik_iterations_mean,
-        micrometres(m.last.ik_error_max),
-        millimetres(m.foot_slip_max),
-        if app.paused { " | PAUSED" } else { "" }
-    )
+        world.solver()
+    )];
+    if app.paused {
+        fields.push("PAUSED".to_string());
+    }
+    fields.extend([
+        format!("{:.2} m/s", creature.body.velocity.length()),
+        format!("up {lifted}/{}", creature.legs.len()),
+        format!(
+            "IK {:.1}it {}",
+            m.last.ik_iterations_mean,
+            micrometres(m.last.ik_error_max)
+        ),
+        format!("slip {}", millimetres(m.foot_slip_max)),
+    ]);
+    fields
 }
 
 /// The viewer's hint bar, most useful keys first: help and quit before
@@ -907,6 +933,20 @@ fn time_note(app: &App, dt: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A narrow status line drops whole fields from the end: cut inside
+    /// one, `slip 0.10 mm` read `slip 0.10 m`. The first is always kept.
+    #[test]
+    fn a_status_line_keeps_whole_fields() {
+        let fields = ["spider fabrik", "0.90 m/s", "slip 0.10 mm"].map(String::from);
+        assert_eq!(
+            fitting_fields(&fields, 40),
+            "spider fabrik | 0.90 m/s | slip 0.10 mm"
+        );
+        assert_eq!(fitting_fields(&fields, 38), "spider fabrik | 0.90 m/s");
+        assert_eq!(fitting_fields(&fields, 5), "spider fabrik");
+        assert_eq!(fitting_fields(&[], 5), "");
+    }
 
     /// A notice wraps at spaces, keeps its own line breaks, cuts only a
     /// word longer than a row, and ends in `…` when it has more rows than
