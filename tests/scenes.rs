@@ -702,3 +702,36 @@ fn check_takes_a_file_naming_a_terrain_for_a_scene() {
     assert!(!err.contains("unknown field"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `check` on a scene gives the warnings of the creature files it reads,
+/// each under its own name: a scene of a creature whose feet rest off the
+/// ground passed with no word of it.
+#[test]
+fn checking_a_scene_gives_its_creature_files_warnings() {
+    let dir = common::temp_dir("scene-warnings");
+    let lifted =
+        CREATURES[0]
+            .text
+            .replacen("rest = [0.5, -0.32, -0.5]", "rest = [0.5, -0.1, -0.5]", 1);
+    assert_ne!(
+        lifted, CREATURES[0].text,
+        "test setup: the spider's rest changed"
+    );
+    std::fs::write(dir.join("lifted.toml"), &lifted).unwrap();
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        "terrain = \"flat\"\n[[creatures]]\ncreature = \"lifted.toml\"\ncount = 2\n",
+    )
+    .unwrap();
+    let (checked, warnings) =
+        skitter::config::check_file_with_warnings(&scene.to_string_lossy()).unwrap();
+    assert!(matches!(checked, skitter::config::Checked::Scene(_)));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].0.file.ends_with("lifted.toml"),
+        "{:?}",
+        warnings[0]
+    );
+    assert_eq!(warnings[0].0.field.as_deref(), Some("legs[0].rest"));
+}

@@ -321,7 +321,21 @@ pub fn check_file_seeded(
         if let Some(seed) = seed {
             scene.terrain.seed = seed;
         }
-        return Ok((Checked::Scene(Box::new(scene)), Vec::new()));
+        // The warnings of the creature and terrain files it reads, each
+        // under its own name: a scene of a creature `check` warns of was
+        // passed with none. (Scripts have none worth repeating; a scene
+        // names no scene.)
+        let mut warnings = Vec::new();
+        for file in scene
+            .files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "toml"))
+        {
+            if let Ok((_, found)) = check_file_seeded(&file.to_string_lossy(), seed) {
+                warnings.extend(found);
+            }
+        }
+        return Ok((Checked::Scene(Box::new(scene)), warnings));
     }
     if ["body", "legs", "gait", "solver"]
         .iter()
