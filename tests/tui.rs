@@ -600,6 +600,20 @@ fn the_leg_inspector_draws_the_leg_apart_and_lists_its_details() {
     ] {
         assert!(text.contains(field), "{field}: {text}");
     }
+    // A terminal too narrow for the stats panel gets the inspector too, in
+    // full: at 80×24 it showed only a notice, at 100×30 two lines.
+    for (width, height) in [(80, 24), (100, 30)] {
+        let text = frame(&app, width, height);
+        for field in [
+            "leg 2 front_right",
+            "state ",
+            "solver ",
+            "foothold ",
+            "foot ",
+        ] {
+            assert!(text.contains(field), "{width}x{height} {field}: {text}");
+        }
+    }
     // The longest solver name and its result fit the panel: its name ran
     // into the result and cut it off.
     while !frame(&app, 120, 50).contains("jacobian-transpose") {

@@ -37,17 +37,22 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         )),
     };
     draw_screen(frame, &chrome, |frame, main| {
-        if main.width >= STATS_MIN_TERMINAL_WIDTH {
+        let views = if main.width >= STATS_MIN_TERMINAL_WIDTH {
             let [views, stats] =
                 Layout::horizontal([Constraint::Min(1), Constraint::Length(STATS_WIDTH)])
                     .areas(main);
             draw_views(frame.buffer_mut(), views, app);
             draw_stats(frame, stats, app);
+            views
         } else {
             let [views, status] =
                 Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(main);
             draw_views(frame.buffer_mut(), views, app);
             draw_status(frame, status, &status_line(app));
+            views
+        };
+        if let Some(index) = app.camera.inspect {
+            draw_inspector(frame, views, app, index);
         }
     });
 }
@@ -580,9 +585,6 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 )),
             ]));
         }
-        if let Some(index) = app.camera.inspect {
-            lines.extend(inspector_lines(creature, index));
-        }
     }
     // The gait diagram: one row per leg, time running left to right, a bar
     // while the foot is down.
@@ -674,6 +676,28 @@ fn coordinates_to_the_centimetre(p: glam::Vec3) -> String {
         rounded + 0.0
     };
     format!("{:+.2} {:+.2} {:+.2}", cm(p.x), cm(p.y), cm(p.z))
+}
+
+/// The leg inspector, in a box over the top right of `views`: at any
+/// terminal size (it was a part of the stats panel, which terminals under
+/// 96 columns do not get, and whose foot cut it short under 50 rows).
+fn draw_inspector(frame: &mut Frame<'_>, views: Rect, app: &App, index: usize) {
+    let world = &app.world;
+    let Some(creature) = world.creatures().get(world.followed()) else {
+        return;
+    };
+    let lines = inspector_lines(creature, index);
+    let Some((title, details)) = lines.split_first() else {
+        return;
+    };
+    let width = STATS_WIDTH.min(views.width);
+    let height = (details.len() as u16 + 2).min(views.height);
+    let area = Rect::new(views.right() - width, views.y, width, height);
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(details.to_vec()).block(Block::bordered().title(title.clone())),
+        area,
+    );
 }
 
 /// The leg inspector's lines for leg `index` of `creature`: positions in
