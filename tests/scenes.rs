@@ -425,8 +425,9 @@ fn files_a_scene_names_are_found_beside_it() {
     let err = load_scene(dir.join("missing.toml").to_str().unwrap()).unwrap_err();
     assert!(err.to_string().contains("nowhere.txt"), "{err}");
     assert_eq!(err.line, Some(3), "{err}");
-    // A named file's several errors, each with its place, on the scene's
-    // one line (they showed as a literal `\n`).
+    // A named file's several errors, each with its place, each on a line
+    // of its own after the scene's (they showed as a literal `\n`, then
+    // joined onto one line that was cut at 400 characters).
     std::fs::write(dir.join("two.toml"), "sed = 1\nsizes = 2\n").unwrap();
     std::fs::write(
         dir.join("bad.toml"),
@@ -435,12 +436,12 @@ fn files_a_scene_names_are_found_beside_it() {
     .unwrap();
     let err = load_scene(dir.join("bad.toml").to_str().unwrap()).unwrap_err();
     let text = err.to_string();
+    let lines: Vec<&str> = text.lines().collect();
     assert!(
-        text.contains("two.toml:1:1: sed: unknown field")
-            && text.contains("; ")
-            && text.contains("two.toml:2:1: sizes: unknown field")
-            && !text.contains("\\n")
-            && !text.contains('\n'),
+        lines[0].ends_with("which has these 3 errors:")
+            && lines[1].ends_with("two.toml:1:1: sed: unknown field `sed`, expected one of `name`, `seed`, `size`, `resolution`, `noise`, `shapes`")
+            && lines[2].contains("two.toml:2:1: sizes: unknown field")
+            && !text.contains("\\n"),
         "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -734,4 +735,30 @@ fn checking_a_scene_gives_its_creature_files_warnings() {
         warnings[0]
     );
     assert_eq!(warnings[0].0.field.as_deref(), Some("legs[0].rest"));
+}
+
+/// A scene naming a broken creature file gives that file's errors each on
+/// its own line, in its own place: joined onto the scene's one line, a
+/// long path's errors were cut off after two.
+#[test]
+fn a_broken_creature_a_scene_names_is_refused_with_each_of_its_errors() {
+    let dir = common::temp_dir("scene-broken-creature");
+    let broken = CREATURES[2].text.replace("bones = [", "bones = [-");
+    let errors = broken.matches("bones = [-").count();
+    assert!(errors >= 3, "test setup: the hexapod's bones are broken");
+    std::fs::write(dir.join("broken.toml"), &broken).unwrap();
+    let scene = dir.join("scene.toml");
+    let text = "[[creatures]]\ncreature = \"broken.toml\"\n";
+    let err = parse_scene(scene.to_str().unwrap(), text).unwrap_err();
+    assert_eq!(err.count(), 1 + errors, "{err}");
+    assert_eq!(err.line, Some(2), "{err}");
+    assert_eq!(err.field.as_deref(), Some("creatures[0].creature"), "{err}");
+    assert!(
+        err.message.contains(&format!("these {errors} errors")),
+        "{err}"
+    );
+    for nested in err.all().skip(1) {
+        assert!(nested.file.ends_with("broken.toml"), "{nested}");
+        assert!(nested.line.is_some(), "{nested}");
+    }
 }

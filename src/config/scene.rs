@@ -204,17 +204,22 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
             arg.to_string()
         }
     };
+    // The file's own errors follow, each on its own line with its place:
+    // joined onto this one, a long path's were cut off after two.
     let referenced = |value: &Spanned<String>, field: &str, error: ConfigError| {
-        check.at(
+        let mut head = check.at(
             value,
             field,
-            // The file's own errors, each with its place, on this one line.
-            format!(
-                "cannot use {:?}: {}",
-                value.get_ref(),
-                error.lines().join("; ")
-            ),
-        )
+            match error.count() {
+                1 => format!("cannot use {:?}, which has this error:", value.get_ref()),
+                n => format!(
+                    "cannot use {:?}, which has these {n} errors:",
+                    value.get_ref()
+                ),
+            },
+        );
+        head.more = error.all().cloned().collect();
+        head
     };
 
     let mut files: Vec<std::path::PathBuf> = Vec::new();
