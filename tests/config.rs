@@ -1265,7 +1265,63 @@ fn a_creature_well_short_of_its_speed_on_flat_ground_is_warned_at_its_speed() {
             "{}: {pace:?}",
             creature.name
         );
+        assert_eq!(pace.crossing, None, "{}", creature.name);
     }
+}
+
+/// Legs that touch as the creature walks are a warning from the same walk
+/// on flat ground, at the rest point of the one behind: the stride rule
+/// (`step_threshold` under 0.7 of the gap between feet) went silent for a
+/// stride that still let them cross, twice as often. The huddled tripod's
+/// middle and back legs touch a third of the time; spread apart, they do
+/// not.
+#[test]
+fn legs_that_touch_as_the_creature_walks_are_a_warning() {
+    let dir = common::temp_dir("crossing");
+    let touching = |text: &str, name: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let (_, warnings) =
+            check_file_with_warnings(&path.to_string_lossy()).unwrap_or_else(|e| panic!("{e}"));
+        warnings
+            .into_iter()
+            .map(|w| w.0)
+            .filter(|w| w.message.contains("come within 1 cm of each other"))
+            .collect::<Vec<_>>()
+    };
+    let found = touching(HUDDLED_TRIPOD, "huddled.toml");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let warning = &found[0];
+    assert!(
+        warning.message.contains("legs `left_2` and `left_3`"),
+        "{warning}"
+    );
+    assert_eq!(warning.field.as_deref(), Some("legs[2].rest"), "{warning}");
+    assert_eq!(
+        warning.line,
+        Some(line_of(HUDDLED_TRIPOD, "rest = [-0.264")),
+        "{warning}"
+    );
+    let share: f32 = between(&warning.message, "for ", "%").parse().unwrap();
+    assert!((10.0..60.0).contains(&share), "{warning}");
+    let apart = HUDDLED_TRIPOD
+        .replace(
+            "rest = [0.264, -0.176, -0.308]",
+            "rest = [0.45, -0.176, -0.308]",
+        )
+        .replace(
+            "rest = [-0.264, -0.176, -0.308]",
+            "rest = [-0.45, -0.176, -0.308]",
+        )
+        .replace(
+            "mount = [0.209, 0.0, -0.077]",
+            "mount = [0.35, 0.0, -0.077]",
+        )
+        .replace(
+            "mount = [-0.209, 0.0, -0.077]",
+            "mount = [-0.35, 0.0, -0.077]",
+        );
+    assert_eq!(touching(&apart, "apart.toml"), Vec::new());
 }
 
 /// A hexapod whose groups are its two sides lifts three feet of one side
@@ -1313,7 +1369,7 @@ fn pace_warning(path: &std::path::Path, text: &str) -> Option<ConfigError> {
     assert!(matches!(checked, Checked::Creature(_)));
     let mut pace = warnings
         .into_iter()
-        .filter(|w| w.0.message.contains("on flat ground"));
+        .filter(|w| w.0.message.contains("at full throttle it walks"));
     let first = pace.next().map(|w| w.0);
     assert!(pace.next().is_none(), "one pace warning at most");
     first

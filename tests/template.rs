@@ -2,8 +2,8 @@
 //! walks forward cleanly; impossible combinations are refused.
 
 use skitter::config::{
-    CreatureTemplate, PACE_WARNING_SHARE, TemplateError, TemplateGait, default_terrain,
-    load_terrain, parse_creature_with_warnings,
+    CROSSING_WARNING_SHARE, CreatureTemplate, PACE_WARNING_SHARE, TemplateError, TemplateGait,
+    default_terrain, load_terrain, parse_creature_with_warnings,
 };
 use skitter::headless::{self, HeadlessRun, RunLength};
 
@@ -45,6 +45,11 @@ fn assert_walks(t: &CreatureTemplate) {
     let flat = skitter::terrain::Heightfield::generate(&load_terrain("flat").unwrap());
     let pace = skitter::sim::flat_ground_pace(&spec, std::sync::Arc::new(flat));
     assert!(pace.share() >= PACE_WARNING_SHARE, "{t:?}: {pace:?}");
+    assert!(
+        pace.crossing
+            .is_none_or(|(_, _, share)| share < CROSSING_WARNING_SHARE),
+        "{t:?}: {pace:?}"
+    );
     let summary = walk(spec, 4.0);
     let breaches = headless::quality_breaches(&summary);
     assert!(breaches.is_empty(), "{t:?}: {breaches:?}\n{text}");

@@ -382,6 +382,36 @@ impl<'i> Document<'i> {
         Some(value.span())
     }
 
+    /// The `[[legs]]` table that gives leg `name` (its own, or its twin's
+    /// through `mirror`): its index, and where its `key` is in the text.
+    pub fn leg_key_span(&self, name: &str, key: &str) -> Option<(usize, Range<usize>)> {
+        let DeValue::Array(legs) = self.get("legs")?.get_ref() else {
+            return None;
+        };
+        fn text_of<'t, 'i>(
+            table: &'t DeTable<'i>,
+            wanted: &str,
+        ) -> Option<&'t toml::Spanned<DeValue<'i>>> {
+            table
+                .iter()
+                .find(|(k, _)| k.get_ref().as_ref() == wanted)
+                .map(|(_, v)| v)
+        }
+        legs.iter().enumerate().find_map(|(index, leg)| {
+            let DeValue::Table(table) = leg.get_ref() else {
+                return None;
+            };
+            let names = |wanted: &str| {
+                text_of(table, wanted).is_some_and(
+                    |v| matches!(v.get_ref(), DeValue::String(s) if s.as_ref() == name),
+                )
+            };
+            (names("name") || names("mirror"))
+                .then(|| text_of(table, key).map(|v| (index, v.span())))
+                .flatten()
+        })
+    }
+
     /// Records an error for every top-level key no section took.
     pub fn refuse_unknown(&self, src: &Source<'_>, errors: &mut Errors) {
         let expected = self

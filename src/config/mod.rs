@@ -342,7 +342,7 @@ pub fn check_file_seeded(
         .any(|key| doc.has(key))
     {
         let (creature, mut warnings) = parse_creature_with_warnings(path, &text)?;
-        warnings.extend(pace_warning(&creature, &src, &doc));
+        warnings.extend(trial_warnings(&creature, &src, &doc));
         Ok((Checked::Creature(Box::new(creature)), warnings))
     } else {
         parse_terrain_seeded(path, &text, seed).map(|(t, warnings)| (Checked::Terrain(t), warnings))
@@ -353,18 +353,60 @@ pub fn check_file_seeded(
 /// from `check`: well short of what the file and the summary say.
 pub const PACE_WARNING_SHARE: f32 = 0.8;
 
-/// A warning at `body.speed` when the creature, walked at full throttle on
-/// flat ground (see [`crate::sim::flat_ground_pace`]), falls short of
-/// [`PACE_WARNING_SHARE`] of the speed it is asked to walk at: with what
-/// holds it back, what to change, and a slower speed it does keep up, if
-/// one is found.
-fn pace_warning(
+/// What walking the creature at full throttle on flat ground (see
+/// [`crate::sim::flat_ground_pace`]) shows a file cannot: a pace well short
+/// of its speed ([`pace_warning`]), and legs that touch as it walks.
+fn trial_warnings(
     creature: &CreatureSpec,
     src: &Source<'_>,
     doc: &fields::Document<'_>,
-) -> Option<Warning> {
+) -> Vec<Warning> {
     let flat = flat_ground();
     let pace = crate::sim::flat_ground_pace(creature, std::sync::Arc::clone(&flat));
+    let mut warnings = Vec::new();
+    if let Some((a, b, share)) = pace.crossing
+        && share >= CROSSING_WARNING_SHARE
+    {
+        let (front, back) = (&creature.legs[a], &creature.legs[b]);
+        let place = doc.leg_key_span(&back.name, "rest");
+        warnings.push(Warning(src.error(
+            place.as_ref().map(|(_, span)| span.clone()),
+            place.map_or_else(
+                || "legs".to_string(),
+                |(index, _)| format!("legs[{index}].rest"),
+            ),
+            format!(
+                "walked at full throttle on flat ground, legs `{}` and `{}` come within {:.0} cm \
+                 of each other for {:.0}% of the walk: their bones touch or cross. Space their \
+                 rest points (now {} m apart) or their mounts, or bend their knees apart (pole)",
+                front.name,
+                back.name,
+                100.0 * crate::creature::LEG_GAP,
+                100.0 * share,
+                significant(front.rest.distance(back.rest)),
+            ),
+        )));
+    }
+    warnings.extend(pace_warning(creature, &pace, &flat, src, doc));
+    warnings
+}
+
+/// Legs that touch for this share of `check`'s walk on flat ground earn a
+/// warning: more than a brush in passing (a four-legged crawl's feet pass
+/// within a centimetre for under 1% of its walk).
+pub const CROSSING_WARNING_SHARE: f32 = 0.02;
+
+/// A warning at `body.speed` when the creature, walked at full throttle on
+/// flat ground at `pace`, falls short of [`PACE_WARNING_SHARE`] of the speed
+/// it is asked to walk at: with what holds it back, what to change, and a
+/// slower speed it does keep up, if one is found.
+fn pace_warning(
+    creature: &CreatureSpec,
+    pace: &crate::sim::Pace,
+    flat: &std::sync::Arc<Heightfield>,
+    src: &Source<'_>,
+    doc: &fields::Document<'_>,
+) -> Option<Warning> {
     // (A walk gone wrong, NaN, is the run's to report, not a pace.)
     if pace.share().is_nan() || pace.share() >= PACE_WARNING_SHARE {
         return None;
@@ -412,7 +454,7 @@ fn pace_warning(
         crate::sim::round_down_significant(pace.walked, 2),
         PACE_WARNING_SHARE,
         PACE_TRIES,
-        &flat,
+        flat,
         |speed| {
             let mut slower = creature.clone();
             slower.body.speed = speed;

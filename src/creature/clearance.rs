@@ -12,6 +12,12 @@ pub const LEG_GAP: f32 = 0.01;
 /// Whether any two legs' bones come within `gap` of each other. First bones
 /// of legs mounted at the same point are not compared (they touch by design).
 pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
+    crossing_pair(legs, gap).is_some()
+}
+
+/// The first two legs (indices, in order) whose bones come within `gap` of
+/// each other, as [`legs_cross`] finds them.
+pub fn crossing_pair(legs: &[Leg], gap: f32) -> Option<(usize, usize)> {
     // Each leg's box once, not once a pair (an octopod has 28 pairs).
     let mut boxes = [(Vec3::ZERO, Vec3::ZERO); CACHED_BOXES];
     for (cached, leg) in boxes.iter_mut().zip(legs) {
@@ -45,13 +51,13 @@ pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
                         continue;
                     }
                     if segment_distance(sa[0], sa[1], sb[0], sb[1]) < gap {
-                        return true;
+                        return Some((i, j));
                     }
                 }
             }
         }
     }
-    false
+    None
 }
 
 /// Legs whose boxes [`legs_cross`] keeps on the stack: as many as a

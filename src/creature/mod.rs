@@ -14,7 +14,7 @@ mod state;
 mod swing;
 
 pub use body::{Body, feet_plane_normal, foot_ring};
-pub use clearance::{LEG_GAP, chain_enters_body, leg_enters_body, legs_cross};
+pub use clearance::{LEG_GAP, chain_enters_body, crossing_pair, leg_enters_body, legs_cross};
 pub use gait::{GaitRule, StepCandidate, choose_listed, choose_steps};
 pub use leg::{BONE_REPAIR_FRACTION, Leg, LegPhase, rest_chain, try_rest_chain};
 pub use posture::{BodyMotion, LEAST_UNDERSIDE_GAP, body_corners};

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::World;
-use crate::creature::CreatureSpec;
+use crate::creature::{CreatureSpec, LEG_GAP, crossing_pair};
 use crate::terrain::Heightfield;
 
 /// Seconds the trial lets the creature get going before it measures: its
@@ -30,6 +30,9 @@ pub struct Pace {
     /// The share of the measured time a step was held back for the body's
     /// balance (0 to 1).
     pub balance_wait: f32,
+    /// The two legs (indices) that came within [`LEG_GAP`] of each other
+    /// most often, and the share of the measured time they did.
+    pub crossing: Option<(usize, usize, f32)>,
 }
 
 impl Pace {
@@ -62,15 +65,32 @@ pub fn flat_ground_pace(spec: &CreatureSpec, flat: Arc<Heightfield>) -> Pace {
     }
     let start = forward_x(&world);
     let mut waited = 0usize;
+    let mut crossings: Vec<((usize, usize), usize)> = Vec::new();
     for _ in 0..measured {
         world.step();
-        waited += usize::from(world.creatures()[0].is_waiting_for_balance());
+        let creature = &world.creatures()[0];
+        waited += usize::from(creature.is_waiting_for_balance());
+        if let Some(pair) = crossing_pair(&creature.legs, LEG_GAP) {
+            match crossings.iter_mut().find(|(seen, _)| *seen == pair) {
+                Some((_, count)) => *count += 1,
+                None => crossings.push((pair, 1)),
+            }
+        }
     }
+    // The most often, the first seen among equals.
+    let crossing = crossings
+        .iter()
+        .fold(None::<&((usize, usize), usize)>, |most, this| match most {
+            Some(most) if most.1 >= this.1 => Some(most),
+            _ => Some(this),
+        })
+        .map(|&((a, b), count)| (a, b, count as f32 / measured as f32));
     let walked = (forward_x(&world) - start) / (measured as f64 * dt);
     Pace {
         asked: spec.walk_speed(),
         walked: walked as f32,
         balance_wait: waited as f32 / measured as f32,
+        crossing,
     }
 }
 
