@@ -370,6 +370,13 @@ fn times_are_reported_without_the_f32_step_s_rounding() {
     let summary = w.summary(0.0);
     assert_eq!(summary.seconds, 1.0);
     assert_eq!(summary.dt, 1.0 / 120.0);
+    // Each step's time is the nearest f64 to it: 111 steps read
+    // 0.9249999999999999 s multiplied by 1/120.
+    let mut w = world("spider", "flat", 1);
+    for _ in 0..111 {
+        w.step();
+    }
+    assert_eq!(w.time(), 0.925);
     let mut w = world("spider", "flat", 1).with_dt(0.003);
     for _ in 0..1000 {
         w.step();

@@ -25,18 +25,20 @@ const CHUNK: usize = 32;
 /// a few neighbour look-ups, so chunks are larger than [`CHUNK`].
 const CROWD_CHUNK: usize = 256;
 
-/// The step `dt` (an f32, as the simulation steps by it) as the seconds it
-/// stands for, in f64: a whole fraction of a second (1/120) exactly, any
-/// other step as the shortest decimal that reads back as it. Times and
-/// figures reported in f64 would otherwise carry the f32's rounding: a
-/// one-second run reported 1.0000000521540642 s.
-fn step_seconds(dt: f32) -> f64 {
+/// `steps` steps of `dt` (an f32, as the simulation steps by it) as the
+/// seconds they stand for, in f64: for a step that is a whole fraction of a
+/// second (1/120), the steps divided by that many a second, exact to the
+/// last digit; for any other, times the shortest decimal that reads back as
+/// the step. Times and figures reported in f64 would otherwise carry the
+/// f32's rounding: a one-second run reported 1.0000000521540642 s (and
+/// multiplying by 1/120, step 111 read 0.9249999999999999).
+fn seconds_of(steps: u64, dt: f32) -> f64 {
     let per_second = (1.0 / f64::from(dt)).round();
     if per_second >= 1.0 && (1.0 / per_second) as f32 == dt {
-        1.0 / per_second
+        steps as f64 / per_second
     } else {
         // An f32's shortest decimal always parses as an f64.
-        dt.to_string().parse().unwrap_or(f64::from(dt))
+        steps as f64 * dt.to_string().parse().unwrap_or(f64::from(dt))
     }
 }
 
@@ -332,7 +334,7 @@ impl World {
 
     /// Simulated time so far, seconds.
     pub fn time(&self) -> f64 {
-        self.metrics.steps as f64 * step_seconds(self.dt)
+        seconds_of(self.metrics.steps, self.dt)
     }
 
     /// The terrain.
@@ -744,7 +746,7 @@ impl World {
             solver: self.solver().to_string(),
             count,
             steps: m.steps,
-            dt: step_seconds(self.dt),
+            dt: seconds_of(1, self.dt),
             seconds,
             // With several kinds, the slowest kind's speeds (each kind's own
             // are in `kinds`).
