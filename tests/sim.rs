@@ -385,6 +385,49 @@ fn times_are_reported_without_the_f32_step_s_rounding() {
     assert_eq!(w.time(), 0.003 * 1000.0);
 }
 
+/// Moving a creature's frame (every 32 m it walks) moves every position it
+/// holds by the same amount: a foot's lift-off point stayed behind, 32 m
+/// off, and the gait compared footholds with it until the foot landed.
+#[test]
+fn a_frame_move_moves_every_position_the_creature_holds() {
+    let mut w = world("spider", "flat", 1);
+    w.apply(Command::Drive {
+        forward: 1.0,
+        turn: 0.0,
+    })
+    .unwrap();
+    while !w.creatures()[0]
+        .legs
+        .iter()
+        .any(|l| l.lifted_from.is_finite())
+    {
+        w.step();
+    }
+    let spacing = w.terrain().spacing();
+    let creature = &mut w.creatures_mut()[0];
+    let before: Vec<_> = creature
+        .legs
+        .iter()
+        .map(|l| (l.foot, l.lifted_from))
+        .collect();
+    // Far enough out that the frame moves, with nothing else changed.
+    creature.body.position.x += 40.0;
+    creature.rebase(spacing);
+    let moved = |(foot, lifted): (glam::Vec3, glam::Vec3), leg: &skitter::creature::Leg| {
+        (foot - leg.foot, lifted - leg.lifted_from)
+    };
+    let mut lifted_seen = 0;
+    for (&was, leg) in before.iter().zip(&creature.legs) {
+        let (foot_shift, lifted_shift) = moved(was, leg);
+        assert!(foot_shift.x > 30.0, "the frame moved: {foot_shift}");
+        if was.1.is_finite() {
+            assert_eq!(lifted_shift, foot_shift);
+            lifted_seen += 1;
+        }
+    }
+    assert!(lifted_seen > 0);
+}
+
 /// Precision must not depend on where the creature is: 3000 s of straight
 /// walking takes the spider ~2.7 km from the origin, where f32 world
 /// coordinates would only resolve ~2.4e-4 m.

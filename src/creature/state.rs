@@ -573,6 +573,7 @@ impl Creature {
             leg.chain.set_root(root - shift);
             leg.foot -= shift;
             leg.desired -= shift;
+            leg.lifted_from -= shift;
             if let Some(end) = &mut leg.planted_end {
                 *end -= shift;
             }
