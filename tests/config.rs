@@ -1361,6 +1361,40 @@ fn a_group_that_leaves_no_stance_to_lean_over_is_named() {
     assert!(!warning.message.contains("at speed ="), "{warning}");
 }
 
+/// A stability margin that takes much of the room the feet leave is named
+/// with the wait it causes: the template's tripod with a 0.1 m margin
+/// walked at 26% and was told only to shorten its swing or spread its feet.
+#[test]
+fn a_stability_margin_that_takes_the_stance_s_room_is_named() {
+    let tripod = skitter::config::CreatureTemplate {
+        name: "margin".to_string(),
+        legs: 6,
+        bones: 3,
+        gait: skitter::config::TemplateGait::Tripod,
+    }
+    .render()
+    .unwrap();
+    let wide = tripod.replacen("[gait]\n", "[gait]\nstability_margin = 0.1\n", 1);
+    assert_ne!(wide, tripod, "test setup: the margin was set");
+    let warning = pace_warning(&common::temp_dir("margin").join("margin.toml"), &wide)
+        .unwrap_or_else(|| panic!("no pace warning"));
+    assert!(
+        warning.message.contains("waits for the body to lean"),
+        "{warning}"
+    );
+    assert!(
+        warning
+            .message
+            .contains("lower stability_margin (now 0.1 m of the"),
+        "{warning}"
+    );
+    // The template's own margin is no cause: it walks at its speed.
+    assert_eq!(
+        pace_warning(&common::temp_dir("margin").join("tripod.toml"), &tripod),
+        None
+    );
+}
+
 /// The pace warning `check` gives the creature `text`, written to `path`.
 fn pace_warning(path: &std::path::Path, text: &str) -> Option<ConfigError> {
     std::fs::write(path, text).unwrap();

@@ -365,7 +365,7 @@ fn trial_warnings(
     let pace = crate::sim::flat_ground_pace(creature, std::sync::Arc::clone(&flat));
     let mut warnings = Vec::new();
     if let Some((a, b, share)) = pace.crossing
-        && share >= CROSSING_WARNING_SHARE
+        && share > CROSSING_WARNING_SHARE
     {
         let (front, back) = (&creature.legs[a], &creature.legs[b]);
         let place = doc.leg_key_span(&back.name, "rest");
@@ -377,7 +377,7 @@ fn trial_warnings(
             ),
             format!(
                 "walked at full throttle on flat ground, legs `{}` and `{}` come within {:.0} cm \
-                 of each other for {:.0}% of the walk: their bones touch or cross. Space their \
+                 of each other for {:.1}% of the walk: their bones touch or cross. Space their \
                  rest points (now {} m apart) or their mounts, or bend their knees apart (pole)",
                 front.name,
                 back.name,
@@ -391,9 +391,10 @@ fn trial_warnings(
     warnings
 }
 
-/// Legs that touch for this share of `check`'s walk on flat ground earn a
-/// warning: more than a brush in passing (a four-legged crawl's feet pass
-/// within a centimetre for under 1% of its walk).
+/// Legs that touch for more than this share of `check`'s walk on flat
+/// ground (once it walks) earn a warning: more than a brush in passing (a
+/// four-legged crawl's feet pass within a centimetre for under 1% of its
+/// walk).
 pub const CROSSING_WARNING_SHARE: f32 = 0.02;
 
 /// A warning at `body.speed` when the creature, walked at full throttle on
@@ -436,13 +437,25 @@ fn pace_warning(
                 )
             }
         }
-        _ if pace.balance_wait >= BALANCE_BOUND_SHARE => {
+        stance if pace.balance_wait >= BALANCE_BOUND_SHARE => {
             let swing = creature.swing_time(pace.asked);
+            // A margin that takes much of the stance's room is as much the
+            // cause as the swing (0.1 m on the template's tripod walked 26%).
+            let margin = match stance {
+                Some((_, room)) if gait.stability_margin > MARGIN_OF_ROOM * room => format!(
+                    ", or lower stability_margin (now {} m of the {} m the stance leaves)",
+                    gait.stability_margin,
+                    significant(room)
+                ),
+                _ => String::new(),
+            };
             format!(
-                "{:.0}% of the walk waits for the body to lean before a step: a {swing:.2} s swing \
-                 carries it {} m, more than the feet that stay down give it room for. Shorten \
-                 step_duration or spread the feet ahead and behind",
+                "{:.0}% of the walk waits for the body to lean before a step: a swing ({swing:.2} s \
+                 at this speed, step_duration {}) carries it {} m, more than the feet that stay \
+                 down give it room for. Shorten step_duration or spread the feet ahead and \
+                 behind{margin}",
                 100.0 * pace.balance_wait,
+                gait.step_duration,
                 significant(pace.asked * swing)
             )
         }
@@ -476,11 +489,16 @@ fn pace_warning(
         format!(
             "on flat ground at full throttle it walks {} m/s, {:.0}% of its {}: {cause}{slower}",
             significant(pace.walked),
-            100.0 * pace.share(),
+            // Rounded down: under 80% never reads as 80%.
+            (100.0 * pace.share()).floor(),
             significant(pace.asked)
         ),
     )))
 }
+
+/// A stability margin above this share of the room its weakest stance
+/// leaves is named among the causes of a wait for balance.
+const MARGIN_OF_ROOM: f32 = 0.25;
 
 /// The slowest speed `check` suggests, as a share of the one asked.
 const LEAST_SUGGESTED_SHARE: f32 = 0.25;

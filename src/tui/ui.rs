@@ -718,7 +718,7 @@ fn inspector_lines(creature: &crate::creature::Creature, index: usize) -> Vec<Li
     let report = &leg.report;
     let mut lines = vec![
         Line::from(Span::styled(
-            format!(" leg {} {}", index + 1, sanitize(&leg_spec.name)),
+            format!(" leg {} {} ", index + 1, sanitize(&leg_spec.name)),
             Style::new()
                 .fg(Color::Indexed(201))
                 .add_modifier(Modifier::BOLD),
