@@ -519,6 +519,14 @@ fn plain_types(message: &str) -> String {
         ("expected a boolean", "expected true or false"),
     ];
     let mut plain = message.to_string();
+    // A section given as a value (`body = 3`): serde names the loader's
+    // own type (`expected struct BodyFile`), which means nothing in a file.
+    if let Some(at) = plain.rfind("expected struct ") {
+        let name_end = plain[at + "expected struct ".len()..]
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .map_or(plain.len(), |end| at + "expected struct ".len() + end);
+        plain.replace_range(at..name_end, "expected a table of fields");
+    }
     for (rust, words) in PLAIN {
         if let Some(at) = plain.rfind(rust)
             && plain[at + rust.len()..]
@@ -538,6 +546,14 @@ mod tests {
 
     #[test]
     fn type_errors_name_types_in_plain_words() {
+        assert_eq!(
+            plain_types("invalid type: integer `3`, expected struct BodyFile"),
+            "invalid type: integer `3`, expected a table of fields"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"x\", expected struct GaitFile for key"),
+            "invalid type: string \"x\", expected a table of fields for key"
+        );
         assert_eq!(
             plain_types("invalid type: string \"tall\", expected f32"),
             "invalid type: string \"tall\", expected a number"
