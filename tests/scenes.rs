@@ -762,3 +762,28 @@ fn a_broken_creature_a_scene_names_is_refused_with_each_of_its_errors() {
         assert!(nested.line.is_some(), "{nested}");
     }
 }
+
+/// Two kinds whose files give the same `name` (two copies of a template)
+/// are told apart in `check`'s line by what the scene names them by: it
+/// read "1 c6, 1 c6".
+#[test]
+fn kinds_of_one_name_are_told_apart_by_their_files() {
+    let dir = common::temp_dir("scene-same-name");
+    for file in ["a.toml", "b.toml"] {
+        std::fs::write(dir.join(file), CREATURES[0].text).unwrap();
+    }
+    let scene = dir.join("scene.toml");
+    std::fs::write(
+        &scene,
+        "terrain = \"flat\"\n[[creatures]]\ncreature = \"a.toml\"\n\
+         [[creatures]]\ncreature = \"b.toml\"\nat = [0.0, 5.0]\n\
+         [[creatures]]\ncreature = \"biped\"\nat = [0.0, -5.0]\n",
+    )
+    .unwrap();
+    let (checked, _) = skitter::config::check_file_with_warnings(&scene.to_string_lossy()).unwrap();
+    let line = checked.to_string();
+    assert!(
+        line.contains("(1 spider (a.toml), 1 spider (b.toml), 1 biped)"),
+        "{line}"
+    );
+}

@@ -250,10 +250,26 @@ impl std::fmt::Display for Checked {
             }
             Checked::Scene(scene) => {
                 let count: usize = scene.kinds.iter().map(|k| k.spots.len()).sum();
+                // A name two kinds share (two files of one template) is
+                // followed by what the scene names each by.
+                let shared = |name: &str| {
+                    scene
+                        .kinds
+                        .iter()
+                        .filter(|k| k.creature.name == name)
+                        .count()
+                        > 1
+                };
                 let kinds = scene
                     .kinds
                     .iter()
-                    .map(|k| format!("{} {}", k.spots.len(), k.creature.name))
+                    .map(|k| {
+                        if shared(&k.creature.name) {
+                            format!("{} {} ({})", k.spots.len(), k.creature.name, k.source)
+                        } else {
+                            format!("{} {}", k.spots.len(), k.creature.name)
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(", ");
                 write!(

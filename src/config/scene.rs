@@ -65,6 +65,9 @@ pub struct SceneKind {
     pub solver: Option<SolverKind>,
     /// Their own drive script, if any.
     pub script: Option<Script>,
+    /// The creature as the scene names it (a built-in name or a file), to
+    /// tell apart two kinds whose files give the same `name`.
+    pub source: String,
 }
 
 impl Scene {
@@ -433,6 +436,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
                 spots,
                 solver,
                 script,
+                source: entry.creature.get_ref().clone(),
             },
         ));
     }
