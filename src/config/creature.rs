@@ -562,11 +562,10 @@ fn physical_checks(
             }
         }
         // Once a table: a mirrored leg's rest point is its twin's.
-        let twin_warned = index > 0 && legs[index - 1].rest_span == leg.rest_span;
-        if (l.rest.y + body.height).abs() > REST_OFF_GROUND * reach && !twin_warned {
+        if (l.rest.y + body.height).abs() > REST_OFF_GROUND * reach && !leg.is_mirror {
             warnings.push(Warning(check.src.error(
                 Some(leg.rest_span.clone()),
-                format!("{}.rest", leg.field.trim_end_matches(".mirror")),
+                format!("{}.rest", leg.field),
                 format!(
                     "rest.y is {} m but the body rides {} m above the ground; the foot rests on the \
                      ground, so rest.y is usually about -height ({})",
@@ -610,12 +609,10 @@ fn physical_checks(
     // outside it goes into them. (A walker whose hips stood 8 cm outside
     // its 0.35 m body went into a 0.4 m slot the box fitted, hips and legs
     // through its walls.) Once a table: a mirrored leg's hip is its twin's.
-    let mut warned = Vec::new();
-    for leg in legs {
+    for leg in legs.iter().filter(|leg| !leg.is_mirror) {
         let outside = (leg.spec.mount.abs() - half).max(Vec3::ZERO).length();
-        if outside > HIP_OUTSIDE_BODY && !warned.contains(&leg.mount_span.start) {
-            warned.push(leg.mount_span.start);
-            let field = leg.field.trim_end_matches(".mirror");
+        if outside > HIP_OUTSIDE_BODY {
+            let field = &leg.field;
             warnings.push(Warning(check.src.error(
                 Some(leg.mount_span.clone()),
                 format!("{field}.mount"),
@@ -922,6 +919,9 @@ struct ParsedLeg {
     mount_span: std::ops::Range<usize>,
     /// Where the file gives the rest point (a mirrored leg's is its twin's).
     rest_span: std::ops::Range<usize>,
+    /// Made by its twin's `mirror`: what is said of the table is said once,
+    /// of the twin (mount and rest mirror, so a warning holds for both).
+    is_mirror: bool,
     name_span: std::ops::Range<usize>,
     solver_span: Option<std::ops::Range<usize>>,
     field: String,
@@ -1167,6 +1167,7 @@ fn place_leg(
             span: leg.span(),
             mount_span: file.mount.span(),
             rest_span: file.rest.span(),
+            is_mirror: true,
             name_span: mirror.span(),
             solver_span: file.solver.as_ref().map(Spanned::span),
             field: format!("{field}.mirror"),
@@ -1177,6 +1178,7 @@ fn place_leg(
         span: leg.span(),
         mount_span: file.mount.span(),
         rest_span: file.rest.span(),
+        is_mirror: false,
         name_span: file.name.span(),
         solver_span: file.solver.as_ref().map(Spanned::span),
         field,

@@ -269,10 +269,7 @@ impl<'i> Document<'i> {
     }
 
     fn get(&self, key: &str) -> Option<&Spanned<DeValue<'i>>> {
-        self.table
-            .iter()
-            .find(|(k, _)| k.get_ref().as_ref() == key)
-            .map(|(_, v)| v)
+        value_in(&self.table, key)
     }
 
     /// The section `key` if present (`Some(None)` if absent), or `None` with
@@ -374,10 +371,7 @@ impl<'i> Document<'i> {
             let DeValue::Table(table) = value.get_ref() else {
                 return None;
             };
-            value = table
-                .iter()
-                .find(|(k, _)| k.get_ref().as_ref() == *key)
-                .map(|(_, v)| v)?;
+            value = value_in(table, key)?;
         }
         Some(value.span())
     }
@@ -388,26 +382,17 @@ impl<'i> Document<'i> {
         let DeValue::Array(legs) = self.get("legs")?.get_ref() else {
             return None;
         };
-        fn text_of<'t, 'i>(
-            table: &'t DeTable<'i>,
-            wanted: &str,
-        ) -> Option<&'t toml::Spanned<DeValue<'i>>> {
-            table
-                .iter()
-                .find(|(k, _)| k.get_ref().as_ref() == wanted)
-                .map(|(_, v)| v)
-        }
         legs.iter().enumerate().find_map(|(index, leg)| {
             let DeValue::Table(table) = leg.get_ref() else {
                 return None;
             };
             let names = |wanted: &str| {
-                text_of(table, wanted).is_some_and(
+                value_in(table, wanted).is_some_and(
                     |v| matches!(v.get_ref(), DeValue::String(s) if s.as_ref() == name),
                 )
             };
             (names("name") || names("mirror"))
-                .then(|| text_of(table, key).map(|v| (index, v.span())))
+                .then(|| value_in(table, key).map(|v| (index, v.span())))
                 .flatten()
         })
     }
@@ -431,6 +416,14 @@ impl<'i> Document<'i> {
             }
         }
     }
+}
+
+/// The value of `key` in `table`, with its place in the text.
+fn value_in<'t, 'i>(table: &'t DeTable<'i>, key: &str) -> Option<&'t Spanned<DeValue<'i>>> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(_, v)| v)
 }
 
 /// Most keys of one table dropped while looking for its further errors.

@@ -248,13 +248,14 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
             };
             // Pointed at itself: the item's start is its direction.
             let duration_at = start + item.rfind(duration).unwrap_or(0);
-            let micros =
-                parse_duration(duration).ok_or_else(|| {
-                    src.error(Some(duration_at..duration_at + duration.len()), "", format!(
-                    "bad duration {duration:?}: use seconds like 5s or 2.5, or milliseconds \
-                     like 500ms, from 0 to {MAX_ITEM_SECONDS} s"
-                ))
-                })?;
+            let duration_span = duration_at..duration_at + duration.len();
+            let micros = parse_duration(duration).ok_or_else(|| {
+                let message = format!(
+                    "bad duration {duration:?}: use seconds like 5s or 2.5, or milliseconds like \
+                     500ms, from 0 to {MAX_ITEM_SECONDS} s"
+                );
+                src.error(Some(duration_span), "", message)
+            })?;
             Ok(ScriptStep {
                 action: ScriptAction::Drive { forward, turn },
                 micros,

@@ -244,7 +244,7 @@ impl CreatureTemplate {
             speed,
             TEMPLATE_PACE_SHARE,
             PACE_TRIES,
-            &super::flat_ground(),
+            &super::trial::flat_ground(),
             |speed| self.parse(&text_at(speed)),
         )?;
         match found {

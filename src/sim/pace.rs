@@ -87,13 +87,12 @@ pub fn flat_ground_pace(spec: &CreatureSpec, flat: Arc<Heightfield>) -> Pace {
             }
         }
     }
-    // The most often, the first seen among equals.
+    // The most often, the first seen among equals (`max_by_key` keeps the
+    // last of equals: so, from the end).
     let crossing = crossings
         .iter()
-        .fold(None::<&((usize, usize), usize)>, |most, this| match most {
-            Some(most) if most.1 >= this.1 => Some(most),
-            _ => Some(this),
-        })
+        .rev()
+        .max_by_key(|(_, count)| *count)
         .map(|&((a, b), count)| (a, b, count as f32 / measured as f32));
     let walked = (forward_x(&world) - start) / (measured as f64 * dt);
     Pace {
