@@ -762,6 +762,40 @@ fn noise_finer_than_the_grid_and_cliffs_are_refused() {
     assert!(err.message.contains("median slope"), "{err}");
 }
 
+/// `noise.offset` slides the ground under the spawn: where a file gives
+/// one it is used as written, any finite pair of metres within ±1e6, and
+/// anything else is refused at the field with what is valid.
+#[test]
+fn a_noise_offset_is_used_as_written_and_refused_out_of_range() {
+    let ridged = "name = \"r\"\n[noise]\nfractal = \"ridged\"\nfrequency = 0.04\n";
+    let default = parse_terrain("r.toml", ridged).unwrap();
+    // A third of the first octave's 25 m wavelength, along both axes.
+    for axis in default.noise.offset {
+        assert!(
+            (axis - 25.0 / 3.0).abs() < 1e-9,
+            "{:?}",
+            default.noise.offset
+        );
+    }
+    let hills = TERRAINS.iter().find(|b| b.name == "hills").unwrap().text;
+    assert_eq!(
+        parse_terrain("h.toml", hills).unwrap().noise.offset,
+        [0.0, 0.0]
+    );
+    let given = parse_terrain("r.toml", &format!("{ridged}offset = [12.5, -3]\n")).unwrap();
+    assert_eq!(given.noise.offset, [12.5, -3.0]);
+    let err = parse_terrain("r.toml", &format!("{ridged}offset = [2e6, 0.0]\n")).unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("noise.offset"), "{err}");
+    assert_eq!((err.line, err.column), (Some(5), Some(10)), "{err}");
+    assert!(
+        err.message
+            .contains("each within ±1000000, got [2000000, 0]"),
+        "{err}"
+    );
+    let err = parse_terrain("r.toml", &format!("{ridged}offset = [1.0]\n")).unwrap_err();
+    assert_eq!(err.line, Some(5), "{err}");
+}
+
 /// Steep ridged noise is legal, but walkers stall on it (feet hung 0.3 m off
 /// crests at amplitude 6 m): a located warning says so and what would do.
 #[test]

@@ -262,14 +262,78 @@ proptest! {
     }
 }
 
-/// Ridged noise 6 m high: a steep peak at the origin and knife-edge crests.
+/// Ridged noise 6 m high read on its lattice: a steep peak at the origin
+/// and knife-edge crests.
 fn ridged_peaks() -> &'static Heightfield {
     static RIDGED: std::sync::OnceLock<Heightfield> = std::sync::OnceLock::new();
     RIDGED.get_or_init(|| {
         terrain(
-            "name = \"ridges\"\nseed = 10\n[noise]\nfractal = \"ridged\"\nfrequency = 0.04\namplitude = 6.0\noctaves = 4\n",
+            "name = \"ridges\"\nseed = 10\n[noise]\nfractal = \"ridged\"\nfrequency = 0.04\namplitude = 6.0\noctaves = 4\noffset = [0.0, 0.0]\n",
         )
     })
+}
+
+/// The highest and the lowest height on a 0.25 m grid over the 4 m square
+/// round the origin, less the origin's own.
+fn round_the_origin(t: &Heightfield) -> (f32, f32) {
+    let mut range = (f32::NEG_INFINITY, f32::INFINITY);
+    for i in -8i8..=8 {
+        for k in -8i8..=8 {
+            if (i, k) != (0, 0) {
+                let h = t.height(f32::from(i) * 0.25, f32::from(k) * 0.25);
+                range = (range.0.max(h), range.1.min(h));
+            }
+        }
+    }
+    range
+}
+
+/// Gradient noise is zero on its lattice in every octave, so ridged noise
+/// read there peaks on the spawn for any seed, and billow bottoms out:
+/// read there (`offset = [0, 0]`) the origin is the highest (lowest) point
+/// round it on every seed. Read off it, as a file that names no offset
+/// is, the spawn is ordinary ground: no spike or pit, on any of these seeds.
+#[test]
+fn ridged_and_billow_noise_put_no_spike_or_pit_on_the_spawn() {
+    for seed in 0..12 {
+        for (fractal, spike) in [("ridged", true), ("billow", false)] {
+            let text = |offset: &str| {
+                format!(
+                    "name = \"n\"\nseed = {seed}\n[noise]\nfractal = \"{fractal}\"\nfrequency = 0.04\namplitude = 6.0\n{offset}"
+                )
+            };
+            let on_lattice = terrain(&text("offset = [0.0, 0.0]\n"));
+            let (highest, lowest) = round_the_origin(&on_lattice);
+            let origin = on_lattice.height(0.0, 0.0);
+            if spike {
+                assert!(
+                    origin > highest,
+                    "{fractal} seed {seed}: {origin} under {highest}"
+                );
+            } else {
+                assert!(
+                    origin < lowest,
+                    "{fractal} seed {seed}: {origin} over {lowest}"
+                );
+            }
+            let off_lattice = terrain(&text(""));
+            let (highest, lowest) = round_the_origin(&off_lattice);
+            let origin = off_lattice.height(0.0, 0.0);
+            // (Ridged valleys are flat at the bottom of its range: the
+            // spawn may lie on one, level with all round it.)
+            if spike {
+                assert!(
+                    origin < highest,
+                    "{fractal} seed {seed}: {origin} tops {highest}"
+                );
+            } else {
+                assert!(
+                    origin > lowest,
+                    "{fractal} seed {seed}: {origin} under {lowest}"
+                );
+            }
+        }
+    }
 }
 
 proptest! {

@@ -110,6 +110,11 @@ pub(super) struct NoiseFile {
     /// Height added everywhere, metres.
     #[schemars(with = "Option<f64>")]
     base: Option<Spanned<f64>>,
+    /// Where the noise is read for the world's origin, [x, z] metres: the
+    /// heights slide by minus this. Default: a third of the first octave's
+    /// wavelength for ridged and billow, none for fbm.
+    #[schemars(with = "Option<[f64; 2]>")]
+    offset: Option<Spanned<[f64; 2]>>,
 }
 
 /// A noise source's name (schema only).
@@ -642,6 +647,11 @@ fn parse_shape(
     ))
 }
 
+/// Farthest the noise may be read from the world's origin (metres): far
+/// enough to slide any seed's ground by many wavelengths, near enough that
+/// f64 noise coordinates keep millimetres.
+const MAX_NOISE_OFFSET: f64 = 1.0e6;
+
 /// The noise section (defaults where absent), every bad field reported;
 /// `None` if any was bad. A frequency finer than a grid of `resolution`
 /// (when that is sound) holds is refused here, with the section's other
@@ -750,6 +760,27 @@ fn parse_noise(
             .map(|o| o as usize),
         None => Some(4),
     };
+    let offset = match noise.and_then(|n| n.offset.as_ref()) {
+        Some(o) => {
+            let [x, z] = *o.get_ref();
+            if x.is_finite() && z.is_finite() && x.abs().max(z.abs()) <= MAX_NOISE_OFFSET {
+                Some([x, z])
+            } else {
+                errors.push(check.at(
+                    o,
+                    "noise.offset",
+                    format!(
+                        "must be [x, z] in metres, each within ±{MAX_NOISE_OFFSET}, got {}",
+                        super::fields::Numbers(&[x, z])
+                    ),
+                ));
+                None
+            }
+        }
+        None => fractal
+            .zip(frequency)
+            .map(|(fractal, frequency)| NoiseSpec::default_offset(fractal, frequency)),
+    };
     Some(NoiseSpec {
         source: source?,
         fractal: fractal?,
@@ -759,5 +790,6 @@ fn parse_noise(
         lacunarity: lacunarity?,
         persistence: persistence?,
         base: base?,
+        offset: offset?,
     })
 }

@@ -722,6 +722,7 @@ mod tests {
                 lacunarity: 2.0,
                 persistence: 0.5,
                 base: 0.0,
+                offset: [0.0; 2],
             },
             shapes: Vec::new(),
         })

@@ -27,6 +27,20 @@ pub enum Fractal {
     Flat,
 }
 
+/// How far ridged and billow noise are read off their lattice by default,
+/// in wavelengths of the first octave.
+///
+/// Gradient noise is zero at every lattice point, in every octave. Ridged
+/// noise (1 − |n|) is then at its peak there and billow (2|n| − 1) at its
+/// pit, and with the default lacunarity of 2 every octave's lattice contains
+/// the first one's, so each first-octave lattice point is a spike or a pit
+/// that no seed moves. Unshifted, one stands on the spawn point and a row of
+/// them lies along the +X line creatures walk from it. A third of a cell
+/// keeps that row a third of a cell away in every octave (a third doubled is
+/// still a third from a whole number). Fbm is zero there and has no feature
+/// to move, so it is sampled where it always was.
+const LATTICE_SHIFT: f64 = 1.0 / 3.0;
+
 /// Noise parameters (the `[noise]` table of a terrain file).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NoiseSpec {
@@ -46,6 +60,10 @@ pub struct NoiseSpec {
     pub persistence: f64,
     /// Height added everywhere (metres).
     pub base: f64,
+    /// Where the noise is read for the world's origin, [x, z] metres: the
+    /// height at (x, z) is the noise's at (x + offset[0], z + offset[1]).
+    /// A file that gives none gets [`NoiseSpec::default_offset`].
+    pub offset: [f64; 2],
 }
 
 /// A validated terrain description: everything needed to build a [`super::Heightfield`].
@@ -68,37 +86,30 @@ pub struct TerrainSpec {
 impl NoiseSpec {
     /// A sampler for this noise with `seed`: height in metres at (x, z).
     pub fn sampler(&self, seed: u32) -> Box<dyn Fn(f64, f64) -> f64 + Send + Sync> {
-        let amplitude = self.amplitude;
         let base = self.base;
         match (self.fractal, self.source) {
             (Fractal::Flat, _) => Box::new(move |_, _| base),
-            (Fractal::Fbm, NoiseSource::Perlin) => {
-                self.wrap::<Fbm<Perlin>>(Fbm::new(seed), amplitude, base)
-            }
-            (Fractal::Fbm, NoiseSource::Simplex) => {
-                self.wrap::<Fbm<Simplex>>(Fbm::new(seed), amplitude, base)
-            }
-            (Fractal::Ridged, NoiseSource::Perlin) => {
-                self.wrap::<RidgedMulti<Perlin>>(RidgedMulti::new(seed), amplitude, base)
-            }
-            (Fractal::Ridged, NoiseSource::Simplex) => {
-                self.wrap::<RidgedMulti<Simplex>>(RidgedMulti::new(seed), amplitude, base)
-            }
-            (Fractal::Billow, NoiseSource::Perlin) => {
-                self.wrap::<Billow<Perlin>>(Billow::new(seed), amplitude, base)
-            }
-            (Fractal::Billow, NoiseSource::Simplex) => {
-                self.wrap::<Billow<Simplex>>(Billow::new(seed), amplitude, base)
-            }
+            (Fractal::Fbm, NoiseSource::Perlin) => self.wrap(Fbm::<Perlin>::new(seed)),
+            (Fractal::Fbm, NoiseSource::Simplex) => self.wrap(Fbm::<Simplex>::new(seed)),
+            (Fractal::Ridged, NoiseSource::Perlin) => self.wrap(RidgedMulti::<Perlin>::new(seed)),
+            (Fractal::Ridged, NoiseSource::Simplex) => self.wrap(RidgedMulti::<Simplex>::new(seed)),
+            (Fractal::Billow, NoiseSource::Perlin) => self.wrap(Billow::<Perlin>::new(seed)),
+            (Fractal::Billow, NoiseSource::Simplex) => self.wrap(Billow::<Simplex>::new(seed)),
         }
     }
 
-    fn wrap<N>(
-        &self,
-        noise: N,
-        amplitude: f64,
-        base: f64,
-    ) -> Box<dyn Fn(f64, f64) -> f64 + Send + Sync>
+    /// The offset a terrain file that names none gets: [`LATTICE_SHIFT`]
+    /// first-octave wavelengths along both axes for ridged and billow noise,
+    /// none for fbm and flat ground.
+    pub fn default_offset(fractal: Fractal, frequency: f64) -> [f64; 2] {
+        match fractal {
+            Fractal::Ridged | Fractal::Billow if frequency > 0.0 => [LATTICE_SHIFT / frequency; 2],
+            _ => [0.0; 2],
+        }
+    }
+
+    /// Scales `noise` to this spec and reads it at the spec's offset.
+    fn wrap<N>(&self, noise: N) -> Box<dyn Fn(f64, f64) -> f64 + Send + Sync>
     where
         N: MultiFractal + NoiseFn<f64, 2> + Send + Sync + 'static,
     {
@@ -107,6 +118,7 @@ impl NoiseSpec {
             .set_frequency(self.frequency)
             .set_lacunarity(self.lacunarity)
             .set_persistence(self.persistence);
-        Box::new(move |x, z| base + amplitude * noise.get([x, z]))
+        let (amplitude, base, [dx, dz]) = (self.amplitude, self.base, self.offset);
+        Box::new(move |x, z| base + amplitude * noise.get([x + dx, z + dz]))
     }
 }
