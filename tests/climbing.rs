@@ -704,7 +704,7 @@ fn every_creature_walks_off_a_steep_ridged_peak_and_over_its_flanks() {
 /// ground has no spike under the spawn: on ten seeds every creature walks
 /// it clean (sound, knees out, half its speed or more) and is never off
 /// its feet for more than 0.3 s. Read on the lattice, 9 of these 60 runs
-/// were (the octopod on seed 2 for 3.6 s).
+/// were (the octopod on seed 1 for 1.4 s).
 #[test]
 fn every_creature_crosses_steep_ridges_read_off_their_lattice() {
     let failures: Vec<String> = (0..10)
@@ -717,9 +717,39 @@ fn every_creature_crosses_steep_ridges_read_off_their_lattice() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Past a knife edge higher than the leg arches over, a foothold is one the
+/// leg reaches only through the crest, and it was taken as though the
+/// straight line were the leg's way: on 6 m ridges read off their lattice
+/// the octopod (0.07, seed 3) swung an ankle 0.44 m into a crest on its way
+/// to a foothold 0.6 m past it, the hexapod (0.07, seed 5) a knee 0.17 m,
+/// and the strider, turning (0.04, seed 5), 0.12 m. No leg takes such a
+/// foothold now.
+#[test]
+fn no_leg_steps_past_a_crest_it_does_not_arch_over() {
+    let turning = "forward 14s, forward+right 6s, forward 10s, backward 6s";
+    for (creature, seed, frequency, drive) in [
+        ("octopod", 3, 0.07, "forward 40s"),
+        ("hexapod", 5, 0.07, "forward 40s"),
+        ("strider", 5, 0.04, turning),
+    ] {
+        let s = common::drive(
+            common::shipped_creature(creature),
+            default_ridges(seed, frequency),
+            drive,
+        );
+        assert!(
+            s.joint_clearance_min >= -0.005,
+            "{creature} on seed {seed}: {}",
+            s.joint_clearance_min
+        );
+        assert_eq!(sound(&s), Vec::<String>::new(), "{creature} on seed {seed}");
+    }
+}
+
 /// Twice as steep, set down on ten seeds: read on the lattice, 18 of these
-/// 60 creatures (every centipede, hexapod and octopod but two) hung off the
-/// spawn's spike with no foot down for more than 0.3 s of their first 3 s.
+/// 60 creatures (the centipede and the hexapod on every seed but 3) hung
+/// off the spawn's spike with no foot down for more than 0.3 s of their
+/// first 3 s.
 /// Read off it, one does, the centipede on seed 8 stepping off a crest
 /// (0.44 s).
 #[test]
@@ -1561,7 +1591,7 @@ fn a_body_whose_feet_all_hang_settles_onto_the_ground_and_never_walks_on_air() {
 /// with no foot planted. Walking on the flat, never (a hop between
 /// footfalls at most); set down on a ridged peak the octopod, whose feet
 /// all hang off the flanks for a while, lies on its belly with none
-/// planted for 0.73 s.
+/// planted for about half a second (0.49 s).
 #[test]
 fn the_summary_counts_the_longest_time_with_no_foot_planted() {
     let flat = common::drive(
@@ -1576,7 +1606,7 @@ fn the_summary_counts_the_longest_time_with_no_foot_planted() {
         "forward 40s",
     );
     assert!(
-        peak.footless_seconds_max > 0.5 && peak.footless_seconds_max < 40.0,
+        peak.footless_seconds_max > 0.3 && peak.footless_seconds_max < 40.0,
         "{}",
         peak.footless_seconds_max
     );

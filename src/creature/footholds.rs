@@ -9,11 +9,12 @@
 //! is remembered, and a leg changes pull only past a margin, so footholds do
 //! not flip back and forth between two retries as the body moves.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3Swizzles};
 
 use super::Creature;
-use super::leg::LegPhase;
+use super::leg::{CRAMPED_MARGIN, LegPhase};
 use super::spec::{FOOTHOLD_STRETCH, Surface};
+use crate::ik::inner_reach;
 use crate::terrain::{Ground, RayHit};
 
 /// How far toward the hip, as fractions of the rest offset, footholds are tried.
@@ -141,9 +142,26 @@ impl Creature {
             };
             (rest, limit)
         };
+        // Past a crest the leg does not arch over (open ground), a foothold
+        // is never taken, nor kept as the best: the leg would reach it only
+        // through the crest. The one least far over is kept apart, for a
+        // leg with nowhere else to go but under its own hip (below).
+        let mut past_crest: Option<(f32, Foothold)> = None;
         // Keeps `hit` as the best so far; true when it is within `limit`.
         let mut consider = |hit: RayHit, pull: usize, limit: f32| {
             let stretch = reach_needed(terrain, hip, hit.point) / reach;
+            let over_crest = if walls {
+                0.0
+            } else {
+                crest_excess(terrain, hip, hit.point, reach)
+            };
+            if over_crest > 0.0 {
+                let way_over = stretch + 2.0 * over_crest / reach;
+                if past_crest.is_none_or(|(s, _)| way_over < s) {
+                    past_crest = Some((way_over, Foothold { hit, pull }));
+                }
+                return false;
+            }
             if best.is_none_or(|(s, _)| stretch < s) {
                 best = Some((stretch, Foothold { hit, pull }));
             }
@@ -239,7 +257,20 @@ impl Creature {
         // Footholds no leg reaches but through the solid are no better
         // than none: a leg hung toward the first of them, the far face of
         // a tower it was climbing, through the tower.
-        best.filter(|(stretch, _)| stretch.is_finite()).map_or_else(
+        let best = best.filter(|(stretch, _)| stretch.is_finite());
+        // On open ground a leg with nothing this side of a crest reaches for
+        // the ground under its hip, unless that is nearer than it folds
+        // (its body lying on a peak's top): then past the crest after all.
+        let cramped = || {
+            let under = terrain.project_down(hip).point;
+            hip.distance(under) < inner_reach(&leg_spec.bones) + CRAMPED_MARGIN * reach
+        };
+        let best = if best.is_none() && !walls && cramped() {
+            past_crest
+        } else {
+            best
+        };
+        best.map_or_else(
             || Foothold {
                 // Nothing anywhere (or nothing but through the solid): for
                 // a climber among walls the surface nearest the hip;
@@ -414,6 +445,40 @@ pub(super) fn reach_needed(terrain: &Ground<'_>, hip: Vec3, point: Vec3) -> f32 
     length
 }
 
+/// Shares of the line from a hip to a foothold on open ground at which the
+/// ground is looked for above the line (see [`crest_excess`]).
+const CREST_SAMPLES: [f32; 5] = [1.0 / 6.0, 2.0 / 6.0, 0.5, 4.0 / 6.0, 5.0 / 6.0];
+
+/// How far the open ground between `hip` and `point` rises above the
+/// highest a leg of `reach`, folded in the middle, arches over the straight
+/// line between them (metres; 0 when it arches over all of it): a crest
+/// the leg reaches past only through it. Taken as just the straight line, a foothold past a
+/// knife edge 0.6 m beyond it was within reach, and an octopod's ankle
+/// swung 0.44 m into the crest on its way there (6 m ridges).
+fn crest_excess(terrain: &Ground<'_>, hip: Vec3, point: Vec3, reach: f32) -> f32 {
+    let span = hip.distance(point);
+    let arch = (0.25 * (reach * reach - span * span)).max(0.0).sqrt();
+    // Most of the time the ground's steepest slope between them already
+    // keeps it under the arch (the foothold is on the ground, and the
+    // ground rises from it no faster than that slope): no heights looked
+    // up. (A floor of zero, not known, gives an infinite slope.)
+    let (lo, hi) = (hip.xz().min(point.xz()), hip.xz().max(point.xz()));
+    let floor = terrain.normal_y_floor(lo, hi);
+    let slope = (1.0 / (floor * floor) - 1.0).max(0.0).sqrt();
+    let across = hip.xz().distance(point.xz());
+    let under_arch = |share: f32| {
+        let on_line = hip.lerp(point, share);
+        point.y + slope * (1.0 - share) * across - on_line.y <= arch
+    };
+    if CREST_SAMPLES.iter().all(|&share| under_arch(share)) {
+        return 0.0;
+    }
+    CREST_SAMPLES.iter().fold(0.0, |most: f32, &share| {
+        let on_line = hip.lerp(point, share);
+        most.max(terrain.height(on_line.x, on_line.z) - on_line.y - arch)
+    })
+}
+
 /// The cosine between two faces' normals below which a foot on one is out
 /// of reach of a hip whose line to it meets the other (about 140°): round
 /// a convex edge a leg bends over the edge (90° on a box), but the way
@@ -435,6 +500,63 @@ const EDGE_SLACK: f32 = 0.02;
 mod tests {
     use super::*;
     use crate::creature::boxed;
+
+    /// Ridged noise 6 m high read on its lattice: a spike on the origin.
+    fn spiked() -> crate::terrain::Heightfield {
+        let spec = crate::config::parse_terrain(
+            "ridges.toml",
+            "name = \"ridges\"\n[noise]\nfractal = \"ridged\"\nfrequency = 0.04\n\
+             amplitude = 6.0\noctaves = 4\noffset = [0.0, 0.0]\n",
+        )
+        .expect("a ridged terrain file is valid");
+        crate::terrain::Heightfield::generate(&spec)
+    }
+
+    #[test]
+    fn a_foothold_past_a_spike_is_past_a_crest_and_one_down_its_flank_is_not() {
+        let field = spiked();
+        let ground = field.world();
+        let top = ground.height(0.0, 0.0);
+        // A hip beside the spike's tip, 0.3 m under it; a foothold as far
+        // the other side, on the ground: the tip stands between them.
+        let hip = Vec3::new(-0.4, top - 0.3, 0.0);
+        let beyond = Vec3::new(0.4, ground.height(0.4, 0.0), 0.0);
+        let excess = crest_excess(&ground, hip, beyond, 1.0);
+        assert!(excess > 0.1, "{excess}");
+        // Down the flank on its own side, the leg arches over nothing.
+        let below = Vec3::new(-0.8, ground.height(-0.8, 0.0), 0.0);
+        assert_eq!(crest_excess(&ground, hip, below, 1.0), 0.0);
+    }
+
+    #[test]
+    fn the_slope_bound_never_skips_a_crest_the_heights_show() {
+        let field = spiked();
+        let ground = field.world();
+        let looked_up = |hip: Vec3, point: Vec3, reach: f32| {
+            let span = hip.distance(point);
+            let arch = (0.25 * (reach * reach - span * span)).max(0.0).sqrt();
+            CREST_SAMPLES.iter().fold(0.0f32, |most, &share| {
+                let on_line = hip.lerp(point, share);
+                most.max(ground.height(on_line.x, on_line.z) - on_line.y - arch)
+            })
+        };
+        let mut crests = 0;
+        for i in -6..=6 {
+            for k in -6..=6 {
+                let (x, z) = (i as f32 * 0.37, k as f32 * 0.29);
+                let hip = Vec3::new(x, ground.height(x, z) + 0.25, z);
+                for (dx, dz) in [(0.6, 0.0), (-0.5, 0.3), (0.1, -0.7)] {
+                    let (px, pz) = (x + dx, z + dz);
+                    let point = Vec3::new(px, ground.height(px, pz), pz);
+                    let excess = crest_excess(&ground, hip, point, 0.8);
+                    assert_eq!(excess, looked_up(hip, point, 0.8), "{hip} -> {point}");
+                    crests += usize::from(excess > 0.0);
+                }
+            }
+        }
+        // The spike's flanks put some of these lines through the ground.
+        assert!(crests > 0);
+    }
 
     /// Fails unless the foot at `on_top`, round an edge from `hip`, is in
     /// reach by the way over that edge: no shorter than the straight line.

@@ -150,7 +150,7 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
 
 /// A planted foot its leg misses within this fraction of its reach of the
 /// nearest the leg reaches is let go (see `let_go_if_out_of_reach`).
-const CRAMPED_MARGIN: f32 = 0.05;
+pub(super) const CRAMPED_MARGIN: f32 = 0.05;
 
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
 /// knees find no room out of the surface.

@@ -53,6 +53,10 @@ pub(super) const HANGING_REACH: f32 = 0.85;
 /// there (it jumped 73 mm in a step, 9.8 m/s, to the swing's bent start).
 const FOOT_FOLLOW_SPEED: f32 = 5.0;
 
+/// A swinging foot keeps at least this fraction of its leg's reach farther
+/// from its hip than the leg folds to (open ground).
+const FOLD_MARGIN: f32 = 0.05;
+
 /// Seconds a foot may be kept off its landing point past its swing's end,
 /// among shapes, before it swings again (see `advance_swings`).
 const STALLED_SWING: f32 = 0.5;
@@ -315,6 +319,16 @@ pub(super) fn within_reach(hip: Vec3, point: Vec3, most: f32) -> Vec3 {
     let out = point - hip;
     if out.length() > most {
         hip + out.normalize_or_zero() * most
+    } else {
+        point
+    }
+}
+
+/// `point`, moved straight out from `hip` to at least `least` from it.
+fn beyond_fold(hip: Vec3, point: Vec3, least: f32) -> Vec3 {
+    let out = point - hip;
+    if out.length() < least {
+        hip + out.normalize_or(Vec3::NEG_Y) * least
     } else {
         point
     }
@@ -628,7 +642,13 @@ impl Creature {
                 // it rather than pointing straight at it: a straight leg
                 // aimed down a slope lays its knee in the ground. Then the
                 // guard, which the bend must not undo.
-                foot = off_surface(terrain, within_reach(hip, foot, most), least);
+                // Nor nearer the hip than the leg folds: a body lying on a
+                // peak, its hips at the ground, swung a foot by its hip, and
+                // the leg, unable to fold that small, laid its end 52 mm in
+                // the peak.
+                let folded = leg.chain.inner_reach() + FOLD_MARGIN * frame.reach;
+                let foot_out = beyond_fold(hip, within_reach(hip, foot, most), folded);
+                foot = off_surface(terrain, foot_out, least);
                 // Raised over ground out of reach (a peak between the hip
                 // and the foot's path), the foot would leave its leg
                 // pointing straight at it through the peak (an octopod's
@@ -755,6 +775,20 @@ mod tests {
                 assert!(out.distance(point) < 0.2, "{point} -> {out}");
             }
         }
+    }
+
+    #[test]
+    fn a_swinging_foot_by_its_hip_is_moved_out_to_where_the_leg_folds() {
+        let hip = Vec3::new(1.0, 2.0, 3.0);
+        // 2 cm out along +X, the leg folding no nearer than 8 cm: 8 cm out.
+        let near = beyond_fold(hip, hip + Vec3::new(0.02, 0.0, 0.0), 0.08);
+        assert!((near - Vec3::new(1.08, 2.0, 3.0)).length() < 1e-6, "{near}");
+        // On the hip itself: straight down.
+        let on = beyond_fold(hip, hip, 0.08);
+        assert!((on - Vec3::new(1.0, 1.92, 3.0)).length() < 1e-6, "{on}");
+        // Farther out already: where it was.
+        let far = hip + Vec3::new(0.0, -0.3, 0.1);
+        assert_eq!(beyond_fold(hip, far, 0.08), far);
     }
 
     #[test]
