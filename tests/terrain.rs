@@ -302,36 +302,24 @@ fn ridged_and_billow_noise_put_no_spike_or_pit_on_the_spawn() {
                     "name = \"n\"\nseed = {seed}\n[noise]\nfractal = \"{fractal}\"\nfrequency = 0.04\namplitude = 6.0\n{offset}"
                 )
             };
-            let on_lattice = terrain(&text("offset = [0.0, 0.0]\n"));
-            let (highest, lowest) = round_the_origin(&on_lattice);
-            let origin = on_lattice.height(0.0, 0.0);
-            if spike {
-                assert!(
-                    origin > highest,
-                    "{fractal} seed {seed}: {origin} under {highest}"
-                );
-            } else {
-                assert!(
-                    origin < lowest,
-                    "{fractal} seed {seed}: {origin} over {lowest}"
-                );
-            }
-            let off_lattice = terrain(&text(""));
-            let (highest, lowest) = round_the_origin(&off_lattice);
-            let origin = off_lattice.height(0.0, 0.0);
-            // (Ridged valleys are flat at the bottom of its range: the
-            // spawn may lie on one, level with all round it.)
-            if spike {
-                assert!(
-                    origin < highest,
-                    "{fractal} seed {seed}: {origin} tops {highest}"
-                );
-            } else {
-                assert!(
-                    origin > lowest,
-                    "{fractal} seed {seed}: {origin} under {lowest}"
-                );
-            }
+            // How far the origin stands out of all round it: above for
+            // ridged noise's spike, below for billow's pit.
+            let stands_out = |t: &Heightfield| {
+                let (highest, lowest) = round_the_origin(t);
+                let origin = t.height(0.0, 0.0);
+                if spike {
+                    origin - highest
+                } else {
+                    lowest - origin
+                }
+            };
+            let on_lattice = stands_out(&terrain(&text("offset = [0.0, 0.0]\n")));
+            assert!(on_lattice > 0.0, "{fractal} seed {seed}: {on_lattice}");
+            // (Only the one way: ridged valleys are flat at the bottom of
+            // its range, and the spawn may lie on one, level with all
+            // round it.)
+            let off_lattice = stands_out(&terrain(&text("")));
+            assert!(off_lattice < 0.0, "{fractal} seed {seed}: {off_lattice}");
         }
     }
 }
