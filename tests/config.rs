@@ -379,6 +379,44 @@ fn duplicate_leg_names_and_too_few_legs() {
     assert!(err.message.contains("at least 2 legs"), "{err}");
 }
 
+/// A point or a size is exactly its numbers: an array one longer was read
+/// as its first elements, the rest dropped without a word.
+#[test]
+fn arrays_of_the_wrong_length_are_refused_at_the_array() {
+    let biped = CREATURES.iter().find(|b| b.name == "biped").unwrap().text;
+    for (written, with_extra, field) in [
+        (
+            "mount = [0.0, -0.1, -0.13]",
+            "mount = [0.0, -0.1, -0.13, 7.0]",
+            "legs[0].mount",
+        ),
+        (
+            "pole = [0.6, -0.35, -0.15]",
+            "pole = [0.6, -0.35, -0.15, 0.0, 1.0]",
+            "legs[0].pole",
+        ),
+        ("size = [0.3, 0.4, 0.36]", "size = [0.3, 0.4]", "body.size"),
+    ] {
+        let text = biped.replacen(written, with_extra, 1);
+        let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+        assert_error(
+            &err,
+            line_of(&text, with_extra),
+            field,
+            &["invalid length", "expected an array of 3 numbers"],
+        );
+    }
+    let flat = "name = \"f\"\nsize = [40.0, 40.0, 1.0]\n[noise]\nfractal = \"flat\"\n";
+    let err = parse_terrain("t.toml", flat).unwrap_err();
+    assert_eq!(err.field.as_deref(), Some("size"), "{err}");
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(
+        err.message
+            .contains("invalid length 3, expected an array of 2 numbers"),
+        "{err}"
+    );
+}
+
 #[test]
 fn feet_orientation_needs_three_legs() {
     let biped = CREATURES.iter().find(|b| b.name == "biped").unwrap().text;
@@ -792,8 +830,16 @@ fn a_noise_offset_is_used_as_written_and_refused_out_of_range() {
             .contains("each within ±1000000, got [2000000, 0]"),
         "{err}"
     );
-    let err = parse_terrain("r.toml", &format!("{ridged}offset = [1.0]\n")).unwrap_err();
-    assert_eq!(err.line, Some(5), "{err}");
+    for short_or_long in ["[1.0]", "[1.0, 2.0, 3.0]"] {
+        let text = format!("{ridged}offset = {short_or_long}\n");
+        let err = parse_terrain("r.toml", &text).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("noise.offset"), "{err}");
+        assert_eq!(err.line, Some(5), "{err}");
+        assert!(
+            err.message.contains("expected an array of 2 numbers"),
+            "{err}"
+        );
+    }
 }
 
 /// Steep ridged noise is legal, but walkers stall on it (feet hung 0.3 m off

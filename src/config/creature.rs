@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::error::{ConfigError, Errors, Source, Warning};
-use super::fields::{Check, Document, finite_vec3};
+use super::fields::{Check, Document, Exactly, finite_vec3};
 use crate::creature::{
     BodySpec, CROSSING_SHARE, CreatureSpec, FOOTHOLD_STRETCH, GaitOrder, GaitSpec,
     LEAST_UNDERSIDE_GAP, LegSpec, OrientationSource, SolverSpec, Surface, try_rest_chain,
@@ -46,7 +46,7 @@ pub(super) struct CreatureFile {
 pub(super) struct BodyFile {
     /// `[length, height, width]` of the body box, metres.
     #[schemars(with = "[f32; 3]")]
-    size: Spanned<[f32; 3]>,
+    size: Spanned<Exactly<3, f32>>,
     /// Ride height above the ground, metres (a rest foot's y is about minus this).
     #[schemars(with = "f32")]
     height: Spanned<f32>,
@@ -147,16 +147,16 @@ pub(super) struct LegFile {
     name: Spanned<String>,
     /// The hip, on the body, `[x, y, z]` in the body frame.
     #[schemars(with = "[f32; 3]")]
-    mount: Spanned<[f32; 3]>,
+    mount: Spanned<Exactly<3, f32>>,
     /// Where the foot stands at rest, `[x, y, z]` in the body frame (y about minus the body's height).
     #[schemars(with = "[f32; 3]")]
-    rest: Spanned<[f32; 3]>,
+    rest: Spanned<Exactly<3, f32>>,
     /// Bone lengths from the hip outward, metres (2 or more).
     #[schemars(with = "Vec<f32>")]
     bones: Spanned<Vec<f32>>,
     /// A point the knees bend toward, `[x, y, z]` in the body frame.
     #[schemars(with = "Option<[f32; 3]>")]
-    pole: Option<Spanned<[f32; 3]>>,
+    pole: Option<Spanned<Exactly<3, f32>>>,
     /// This leg's own solver, overriding `[solver] kind`.
     #[schemars(with = "Option<SolverName>")]
     solver: Option<Spanned<String>>,
@@ -187,7 +187,7 @@ pub(super) struct JointFile {
 pub(super) struct HingeFile {
     /// The hinge axis `[x, y, z]` in the body frame at rest. Default: the normal of the rest bend.
     #[schemars(with = "Option<[f32; 3]>")]
-    axis: Option<Spanned<[f32; 3]>>,
+    axis: Option<Spanned<Exactly<3, f32>>>,
     /// Smallest signed bend from straight, degrees (-180 to 180).
     #[schemars(with = "f32")]
     min: Spanned<f32>,
@@ -1087,7 +1087,7 @@ fn place_leg(
         .map(|p| finite_vec3(check, p, &format!("{field}.pole")))
         .transpose()?;
     if let Some(p) = &file.pole {
-        let distance = (Vec3::from_array(*p.get_ref()) - mount).length();
+        let distance = (Vec3::from_array(p.get_ref().0) - mount).length();
         if distance > MAX_POLE_REACHES * reach {
             return Err(check.at(
                 p,
@@ -1281,7 +1281,7 @@ fn parse_joints(
                 }
                 let axis = match &h.axis {
                     Some(axis) => {
-                        let v = Vec3::from_array(*axis.get_ref());
+                        let v = Vec3::from_array(axis.get_ref().0);
                         if !v.is_finite() || v.length() < 1e-6 {
                             errors.push(check.at(
                                 axis,

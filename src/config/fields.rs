@@ -219,13 +219,68 @@ impl<'a> Check<'a> {
     }
 }
 
+/// A TOML array of exactly `N` numbers (a point, a size, an offset).
+/// Read as a plain `[T; N]`, serde takes the first `N` elements and drops
+/// the rest, so `mount = [0.1, 0.0, -0.1, 7.0]` passed as `[0.1, 0.0,
+/// -0.1]`: any other length is refused here, at the array.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Exactly<const N: usize, T>(pub [T; N]);
+
+impl<'de, const N: usize, T: Deserialize<'de> + Copy + Default> Deserialize<'de> for Exactly<N, T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<const N: usize, T>(std::marker::PhantomData<T>);
+        impl<'de, const N: usize, T: Deserialize<'de> + Copy + Default> serde::de::Visitor<'de>
+            for Visitor<N, T>
+        {
+            type Value = Exactly<N, T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "an array of {N} numbers")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                exactly(seq, &self).map(Exactly)
+            }
+        }
+        deserializer.deserialize_seq(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// The `N` elements of `seq`, refused as `expected` (by its length) when it
+/// holds fewer or more.
+pub(super) fn exactly<'de, const N: usize, T, A>(
+    mut seq: A,
+    expected: &dyn serde::de::Expected,
+) -> Result<[T; N], A::Error>
+where
+    T: Deserialize<'de> + Copy + Default,
+    A: serde::de::SeqAccess<'de>,
+{
+    use serde::de::Error;
+    let mut values = [T::default(); N];
+    for (i, slot) in values.iter_mut().enumerate() {
+        *slot = seq
+            .next_element()?
+            .ok_or_else(|| A::Error::invalid_length(i, expected))?;
+    }
+    let mut length = N;
+    while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+        length += 1;
+    }
+    if length > N {
+        return Err(A::Error::invalid_length(length, expected));
+    }
+    Ok(values)
+}
+
 /// A vector whose three components are finite.
 pub(super) fn finite_vec3(
     check: &Check<'_>,
-    value: &Spanned<[f32; 3]>,
+    value: &Spanned<Exactly<3, f32>>,
     field: &str,
 ) -> Result<Vec3, ConfigError> {
-    let v = Vec3::from_array(*value.get_ref());
+    let v = Vec3::from_array(value.get_ref().0);
     if v.is_finite() {
         Ok(v)
     } else {

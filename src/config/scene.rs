@@ -110,22 +110,8 @@ impl<'de> Deserialize<'de> for Pair {
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("an array of two numbers [x, z] in metres")
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Pair, A::Error> {
-                use serde::de::Error;
-                let mut pair = [0.0; 2];
-                for (i, slot) in pair.iter_mut().enumerate() {
-                    *slot = seq
-                        .next_element()?
-                        .ok_or_else(|| A::Error::invalid_length(i, &self))?;
-                }
-                let mut extra = 2;
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
-                    extra += 1;
-                }
-                if extra > 2 {
-                    return Err(A::Error::invalid_length(extra, &self));
-                }
-                Ok(Pair(pair))
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Pair, A::Error> {
+                super::fields::exactly(seq, &self).map(Pair)
             }
         }
         deserializer.deserialize_seq(PairVisitor)

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::error::{ConfigError, Errors, Source, Warning};
-use super::fields::{Check, Document};
+use super::fields::{Check, Document, Exactly};
 use crate::terrain::{Fractal, NoiseSource, NoiseSpec, Shape, ShapeKind, TerrainSpec};
 
 /// A terrain file: what `skitter schema terrain` describes and the loader reads.
@@ -25,7 +25,7 @@ pub(super) struct TerrainFile {
     seed: Option<Spanned<i64>>,
     /// `[x, z]` metres around the origin generated at start (the terrain itself has no edge).
     #[schemars(with = "Option<[f32; 2]>")]
-    size: Option<Spanned<[f32; 2]>>,
+    size: Option<Spanned<Exactly<2, f32>>>,
     /// Grid spacing, metres.
     #[schemars(with = "Option<f32>")]
     resolution: Option<Spanned<f32>>,
@@ -46,10 +46,10 @@ pub(super) struct ShapeFile {
     kind: Spanned<String>,
     /// Its centre, `[x, y, z]`.
     #[schemars(with = "[f32; 3]")]
-    center: Spanned<[f32; 3]>,
+    center: Spanned<Exactly<3, f32>>,
     /// A box's full extents `[x, y, z]` before its yaw, metres.
     #[schemars(with = "Option<[f32; 3]>")]
-    size: Option<Spanned<[f32; 3]>>,
+    size: Option<Spanned<Exactly<3, f32>>>,
     /// A sphere's or cylinder's radius, metres.
     #[schemars(with = "Option<f32>")]
     radius: Option<Spanned<f32>>,
@@ -114,7 +114,7 @@ pub(super) struct NoiseFile {
     /// heights slide by minus this. Default: a third of the first octave's
     /// wavelength for ridged and billow, none for fbm.
     #[schemars(with = "Option<[f64; 2]>")]
-    offset: Option<Spanned<[f64; 2]>>,
+    offset: Option<Spanned<Exactly<2, f64>>>,
 }
 
 /// A noise source's name (schema only).
@@ -204,7 +204,7 @@ pub fn parse_terrain_seeded(
     };
     let size = match &file.size {
         Some(size) => {
-            let [x, z] = *size.get_ref();
+            let [x, z] = size.get_ref().0;
             if x.is_finite()
                 && z.is_finite()
                 && (1.0..=5000.0).contains(&x)
@@ -482,7 +482,7 @@ fn parse_shape(
             ),
         ));
     }
-    let center = Vec3::from_array(*file.center.get_ref());
+    let center = Vec3::from_array(file.center.get_ref().0);
     if !(center.is_finite() && center.abs().max_element() <= MAX_SHAPE_METRES) {
         errors.push(check.at(
             &file.center,
@@ -538,7 +538,7 @@ fn parse_shape(
             );
             match &file.size {
                 Some(size) => {
-                    let v = Vec3::from_array(*size.get_ref());
+                    let v = Vec3::from_array(size.get_ref().0);
                     if v.is_finite() && v.min_element() > 0.0 && v.max_element() <= MAX_SHAPE_METRES
                     {
                         Some(v * 0.5)
@@ -762,7 +762,7 @@ fn parse_noise(
     };
     let offset = match noise.and_then(|n| n.offset.as_ref()) {
         Some(o) => {
-            let [x, z] = *o.get_ref();
+            let [x, z] = o.get_ref().0;
             if x.is_finite() && z.is_finite() && x.abs().max(z.abs()) <= MAX_NOISE_OFFSET {
                 Some([x, z])
             } else {
