@@ -815,11 +815,17 @@ fn a_noise_offset_is_used_as_written_and_refused_out_of_range() {
             default.noise.offset
         );
     }
-    let hills = TERRAINS.iter().find(|b| b.name == "hills").unwrap().text;
-    assert_eq!(
-        parse_terrain("h.toml", hills).unwrap().noise.offset,
-        [0.0, 0.0]
+    // `check` says where the noise is read, which the file does not.
+    let line = Checked::Terrain(default.clone()).to_string();
+    assert!(
+        line.ends_with(", seed 0, noise offset [8.33, 8.33] m"),
+        "{line}"
     );
+    let hills = TERRAINS.iter().find(|b| b.name == "hills").unwrap().text;
+    let hills = parse_terrain("h.toml", hills).unwrap();
+    assert_eq!(hills.noise.offset, [0.0, 0.0]);
+    let line = Checked::Terrain(hills).to_string();
+    assert!(line.ends_with("0.5 m grid, seed 7"), "{line}");
     let given = parse_terrain("r.toml", &format!("{ridged}offset = [12.5, -3]\n")).unwrap();
     assert_eq!(given.noise.offset, [12.5, -3.0]);
     let err = parse_terrain("r.toml", &format!("{ridged}offset = [2e6, 0.0]\n")).unwrap_err();

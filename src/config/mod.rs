@@ -243,6 +243,12 @@ impl std::fmt::Display for Checked {
                     t.resolution,
                     t.seed
                 )?;
+                // Where the noise is read is not in the file when it is the
+                // default, which depends on the fractal and the frequency.
+                let [dx, dz] = t.noise.offset;
+                if t.noise.fractal != crate::terrain::Fractal::Flat && (dx, dz) != (0.0, 0.0) {
+                    write!(f, ", noise offset [{dx:.2}, {dz:.2}] m")?;
+                }
                 let carved = t.shapes.iter().filter(|s| s.subtract).count();
                 match (t.shapes.len(), carved) {
                     (0, _) => Ok(()),
