@@ -836,6 +836,17 @@ fn a_noise_offset_is_used_as_written_and_refused_out_of_range() {
             .contains("each within ±1000000, got [2000000, 0]"),
         "{err}"
     );
+    // On flat ground there is nothing to slide: said, not refused.
+    let flat = "name = \"f\"\n[noise]\nfractal = \"flat\"\noffset = [3.0, 4.0]\n";
+    let (_, warnings) = parse_terrain_with_warnings("f.toml", flat).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].0.field.as_deref(), Some("noise.offset"));
+    assert_eq!(warnings[0].0.line, Some(4));
+    assert!(
+        warnings[0].0.message.contains("changes nothing"),
+        "{}",
+        warnings[0]
+    );
     for short_or_long in ["[1.0]", "[1.0, 2.0, 3.0]"] {
         let text = format!("{ridged}offset = {short_or_long}\n");
         let err = parse_terrain("r.toml", &text).unwrap_err();

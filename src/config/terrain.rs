@@ -259,6 +259,21 @@ pub fn parse_terrain_seeded(
     };
     let mut warnings = check_heights(&check, &file, &spec)?;
     warnings.extend(flush_carves(&check, &file, &spec));
+    // Flat ground has no noise to read anywhere: an offset there is a
+    // leftover or a misunderstanding, and changes nothing.
+    if let Some(offset) = file.noise.as_ref().and_then(|n| n.offset.as_ref())
+        && spec.noise.fractal == Fractal::Flat
+    {
+        warnings.push(Warning(
+            check.at(
+                offset,
+                "noise.offset",
+                "flat ground has no noise to slide, so this changes nothing; remove it, or give \
+             `fractal` a noise (\"fbm\", \"ridged\", \"billow\")"
+                    .to_string(),
+            ),
+        ));
+    }
     Ok((spec, warnings))
 }
 
