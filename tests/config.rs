@@ -379,6 +379,33 @@ fn duplicate_leg_names_and_too_few_legs() {
     assert!(err.message.contains("at least 2 legs"), "{err}");
 }
 
+/// A table's field written at the top level (above its header, or with the
+/// header left out) is unknown there; the error says which table has it.
+#[test]
+fn a_field_written_outside_its_table_is_pointed_to_its_table() {
+    let biped = CREATURES.iter().find(|b| b.name == "biped").unwrap().text;
+    let text = biped.replacen("[body]", "step_height = 0.1\n[body]", 1);
+    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    assert_error(
+        &err,
+        line_of(&text, "step_height = 0.1\n[body]"),
+        "step_height",
+        &["unknown field `step_height`", "a field of [gait]"],
+    );
+    let text = biped.replacen("[body]", "bones = [0.3, 0.3]\n[body]", 1);
+    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    assert!(err.message.contains("a field of [[legs]]"), "{err}");
+    let err = parse_terrain("t.toml", "name = \"t\"\noffset = [1.0, 2.0]\n").unwrap_err();
+    assert!(
+        err.message
+            .ends_with("`offset` is a field of [noise]: write it under that header"),
+        "{err}"
+    );
+    // A key no table has gets no such pointer.
+    let err = parse_terrain("t.toml", "name = \"t\"\nbogus = 1\n").unwrap_err();
+    assert!(err.message.ends_with("`noise`, `shapes`"), "{err}");
+}
+
 /// A point or a size is exactly its numbers: an array one longer was read
 /// as its first elements, the rest dropped without a word.
 #[test]

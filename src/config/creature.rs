@@ -310,7 +310,7 @@ pub fn parse_creature_with_warnings(
     let solver_file: Option<Option<SolverFile>> = doc.optional(&src, "solver", &mut errors);
     let gait_file: Option<GaitFile> = doc.required(&src, "gait", &mut errors);
     let leg_files = doc.required_array::<LegFile>(&src, "legs", &mut errors);
-    doc.refuse_unknown(&src, &mut errors);
+    doc.refuse_unknown(&src, super::SchemaKind::Creature, &mut errors);
 
     let creature_name = file_name.as_ref().and_then(|name| {
         let trimmed = name.get_ref().trim();

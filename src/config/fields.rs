@@ -453,7 +453,7 @@ impl<'i> Document<'i> {
     }
 
     /// Records an error for every top-level key no section took.
-    pub fn refuse_unknown(&self, src: &Source<'_>, errors: &mut Errors) {
+    pub fn refuse_unknown(&self, src: &Source<'_>, kind: super::SchemaKind, errors: &mut Errors) {
         let expected = self
             .taken
             .iter()
@@ -463,10 +463,17 @@ impl<'i> Document<'i> {
         for (key, _) in self.table.iter() {
             let name = key.get_ref().as_ref();
             if !self.taken.contains(&name) {
+                // A table's field written above the table (or before any
+                // table header) reads as the top level's.
+                let home = super::table_holding(kind, name)
+                    .map(|table| {
+                        format!("; `{name}` is a field of {table}: write it under that header")
+                    })
+                    .unwrap_or_default();
                 errors.push(src.error(
                     Some(key.span()),
                     name,
-                    format!("unknown field `{name}`, expected one of {expected}"),
+                    format!("unknown field `{name}`, expected one of {expected}{home}"),
                 ));
             }
         }

@@ -71,6 +71,40 @@ pub fn schema(kind: SchemaKind) -> String {
     text
 }
 
+/// The table of a `kind` of file that has a field named `key`, as it is
+/// written in the file (`[noise]`, `[[legs]]`): where a key found at the
+/// top level, unknown there, was most likely meant to go. Read from the
+/// file's schema, so it cannot fall behind the fields the loader reads.
+pub(crate) fn table_holding(kind: SchemaKind, key: &str) -> Option<String> {
+    let schema: serde_json::Value = serde_json::from_str(&schema(kind)).ok()?;
+    let defs = schema.get("$defs")?;
+    // The first definition a property refers to, however it is wrapped (an
+    // optional table is `anyOf` it and null, an array of tables `items`).
+    fn first_ref(value: &serde_json::Value) -> Option<&str> {
+        match value {
+            serde_json::Value::Object(map) => map
+                .get("$ref")
+                .and_then(serde_json::Value::as_str)
+                .or_else(|| map.values().find_map(first_ref)),
+            serde_json::Value::Array(items) => items.iter().find_map(first_ref),
+            _ => None,
+        }
+    }
+    schema
+        .get("properties")?
+        .as_object()?
+        .iter()
+        .find_map(|(table, property)| {
+            let def = first_ref(property)?.strip_prefix("#/$defs/")?;
+            defs.get(def)?.get("properties")?.get(key)?;
+            Some(if property.get("items").is_some() {
+                format!("[[{table}]]")
+            } else {
+                format!("[{table}]")
+            })
+        })
+}
+
 /// A file shipped inside the binary.
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltIn {

@@ -176,7 +176,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
                 Spanned::new(span, entries.collect())
             }),
     };
-    doc.refuse_unknown(&src, &mut errors);
+    doc.refuse_unknown(&src, super::SchemaKind::Scene, &mut errors);
     errors.finish()?;
     let check = Check::new(&src);
     let base = Path::new(name).parent().unwrap_or(Path::new(""));

@@ -185,7 +185,7 @@ pub fn parse_terrain_seeded(
                     .collect()
             }),
     };
-    doc.refuse_unknown(&src, &mut errors);
+    doc.refuse_unknown(&src, super::SchemaKind::Terrain, &mut errors);
     let terrain_name = file.name.as_ref().and_then(|name| {
         let trimmed = name.get_ref().trim();
         if trimmed.is_empty() {
