@@ -16,6 +16,12 @@ use skitter::terrain::Heightfield;
 const QUALITY_DRIVE: &str =
     "forward 20s, forward+left 1.5s, forward 18.5s, forward+right 1.5s, forward 18.5s";
 
+/// Sets `w`'s throttle and rudder for every creature in it.
+fn set_drive(w: &mut World, forward: f32, turn: f32) {
+    // Finite values in -1..1: a drive no world refuses.
+    w.apply(Command::Drive { forward, turn }).unwrap();
+}
+
 fn world(creature_name: &str, terrain_name: &str, count: usize) -> World {
     World::new(
         Arc::new(Heightfield::generate(&terrain(terrain_name))),
@@ -70,11 +76,7 @@ fn every_shipped_creature_walks_every_shipped_terrain_cleanly() {
 fn same_inputs_give_the_same_trajectory() {
     let trace = || {
         let mut w = world("spider", "hills", 2);
-        w.apply(Command::Drive {
-            forward: 1.0,
-            turn: 0.3,
-        })
-        .unwrap();
+        set_drive(&mut w, 1.0, 0.3);
         let mut lines = Vec::new();
         for _ in 0..600 {
             w.step();
@@ -125,11 +127,7 @@ fn walking_backwards_and_turning_in_place_keep_feet_planted() {
         assert_eq!(m.gait_violations, 0);
     }
     let mut w = world("spider", "flat", 1);
-    w.apply(Command::Drive {
-        forward: -1.0,
-        turn: 0.0,
-    })
-    .unwrap();
+    set_drive(&mut w, -1.0, 0.0);
     for _ in 0..1200 {
         w.step();
     }
@@ -144,11 +142,7 @@ fn walking_backwards_and_turning_in_place_keep_feet_planted() {
 #[test]
 fn diagonal_pairs_never_leave_the_ground_together_with_the_other_pair() {
     let mut w = world("spider", "rough", 1);
-    w.apply(Command::Drive {
-        forward: 1.0,
-        turn: 0.2,
-    })
-    .unwrap();
+    set_drive(&mut w, 1.0, 0.2);
     let spec = w.spec().clone();
     for _ in 0..2400 {
         w.step();
@@ -195,12 +189,7 @@ fn set_solver_switches_legs_or_says_which_cannot() {
     let mut strider = world("strider", "flat", 1);
     for kind in SolverKind::ALL {
         strider.apply(Command::SetSolver(kind)).unwrap();
-        strider
-            .apply(Command::Drive {
-                forward: 1.0,
-                turn: 0.0,
-            })
-            .unwrap();
+        set_drive(&mut strider, 1.0, 0.0);
         for _ in 0..240 {
             strider.step();
         }
@@ -216,11 +205,7 @@ fn set_solver_switches_legs_or_says_which_cannot() {
 fn reset_puts_creatures_back() {
     let mut w = world("biped", "hills", 1);
     let start = w.creatures()[0].body.position;
-    w.apply(Command::Drive {
-        forward: 1.0,
-        turn: 0.5,
-    })
-    .unwrap();
+    set_drive(&mut w, 1.0, 0.5);
     for _ in 0..600 {
         w.step();
     }
@@ -247,11 +232,7 @@ fn many_creatures_spawn_apart_and_all_walk() {
             );
         }
     }
-    w.apply(Command::Drive {
-        forward: 1.0,
-        turn: 0.0,
-    })
-    .unwrap();
+    set_drive(&mut w, 1.0, 0.0);
     for _ in 0..600 {
         w.step();
     }
@@ -342,11 +323,7 @@ fn the_step_length_can_be_chosen_and_bad_ones_are_ignored() {
     assert_eq!(w.dt(), 1.0 / 240.0);
     let mut w = w.with_dt(f32::NAN).with_dt(-1.0).with_dt(0.0);
     assert_eq!(w.dt(), 1.0 / 240.0);
-    w.apply(Command::Drive {
-        forward: 1.0,
-        turn: 0.0,
-    })
-    .unwrap();
+    set_drive(&mut w, 1.0, 0.0);
     for _ in 0..480 {
         w.step();
     }
@@ -391,11 +368,7 @@ fn times_are_reported_without_the_f32_step_s_rounding() {
 #[test]
 fn a_frame_move_moves_every_position_the_creature_holds() {
     let mut w = world("spider", "flat", 1);
-    w.apply(Command::Drive {
-        forward: 1.0,
-        turn: 0.0,
-    })
-    .unwrap();
+    set_drive(&mut w, 1.0, 0.0);
     while !w.creatures()[0]
         .legs
         .iter()
@@ -456,11 +429,7 @@ fn precision_does_not_depend_on_how_far_the_creature_walked() {
 #[test]
 fn nan_reaches_every_aggregate_of_the_summary() {
     let mut w = world("spider", "hills", 1);
-    w.apply(Command::Drive {
-        forward: 1.0,
-        turn: 0.0,
-    })
-    .unwrap();
+    set_drive(&mut w, 1.0, 0.0);
     for _ in 0..60 {
         w.step();
     }
@@ -597,9 +566,7 @@ fn clearance_figures_are_the_exact_extremes_of_every_step() {
         );
         let (mut joint_min, mut penetration_max, mut gap_max) = (f32::INFINITY, 0.0f32, 0.0f32);
         for &(forward, turn, steps) in legs {
-            world
-                .apply(skitter::sim::Command::Drive { forward, turn })
-                .unwrap();
+            set_drive(&mut world, forward, turn);
             for _ in 0..steps {
                 world.step();
                 let field = world.terrain().clone();

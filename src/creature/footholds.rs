@@ -12,9 +12,8 @@
 use glam::{Quat, Vec3, Vec3Swizzles};
 
 use super::Creature;
-use super::leg::{CRAMPED_MARGIN, LegPhase};
+use super::leg::LegPhase;
 use super::spec::{FOOTHOLD_STRETCH, Surface};
-use crate::ik::inner_reach;
 use crate::terrain::{Ground, RayHit};
 
 /// How far toward the hip, as fractions of the rest offset, footholds are tried.
@@ -263,7 +262,7 @@ impl Creature {
         // (its body lying on a peak's top): then past the crest after all.
         let cramped = || {
             let under = terrain.project_down(hip).point;
-            hip.distance(under) < inner_reach(&leg_spec.bones) + CRAMPED_MARGIN * reach
+            hip.distance(under) < self.shared.frames[leg].cramped
         };
         let best = if best.is_none() && !walls && cramped() {
             past_crest
@@ -456,8 +455,7 @@ const CREST_SAMPLES: [f32; 5] = [1.0 / 6.0, 2.0 / 6.0, 0.5, 4.0 / 6.0, 5.0 / 6.0
 /// knife edge 0.6 m beyond it was within reach, and an octopod's ankle
 /// swung 0.44 m into the crest on its way there (6 m ridges).
 fn crest_excess(terrain: &Ground<'_>, hip: Vec3, point: Vec3, reach: f32) -> f32 {
-    let span = hip.distance(point);
-    let arch = (0.25 * (reach * reach - span * span)).max(0.0).sqrt();
+    let arch = arch_over(hip, point, reach);
     // Most of the time the ground's steepest slope between them already
     // keeps it under the arch (the foothold is on the ground, and the
     // ground rises from it no faster than that slope): no heights looked
@@ -473,6 +471,20 @@ fn crest_excess(terrain: &Ground<'_>, hip: Vec3, point: Vec3, reach: f32) -> f32
     if CREST_SAMPLES.iter().all(|&share| under_arch(share)) {
         return 0.0;
     }
+    rise_over_arch(terrain, hip, point, arch)
+}
+
+/// How high a leg of `reach`, folded in the middle, arches over the
+/// straight line from `hip` to `point` (metres).
+fn arch_over(hip: Vec3, point: Vec3, reach: f32) -> f32 {
+    let span = hip.distance(point);
+    (0.25 * (reach * reach - span * span)).max(0.0).sqrt()
+}
+
+/// The most the ground rises above an `arch` over the line from `hip` to
+/// `point`, at [`CREST_SAMPLES`] (0 when it nowhere does): each height
+/// looked up.
+fn rise_over_arch(terrain: &Ground<'_>, hip: Vec3, point: Vec3, arch: f32) -> f32 {
     CREST_SAMPLES.iter().fold(0.0, |most: f32, &share| {
         let on_line = hip.lerp(point, share);
         most.max(terrain.height(on_line.x, on_line.z) - on_line.y - arch)
@@ -532,14 +544,8 @@ mod tests {
     fn the_slope_bound_never_skips_a_crest_the_heights_show() {
         let field = spiked();
         let ground = field.world();
-        let looked_up = |hip: Vec3, point: Vec3, reach: f32| {
-            let span = hip.distance(point);
-            let arch = (0.25 * (reach * reach - span * span)).max(0.0).sqrt();
-            CREST_SAMPLES.iter().fold(0.0f32, |most, &share| {
-                let on_line = hip.lerp(point, share);
-                most.max(ground.height(on_line.x, on_line.z) - on_line.y - arch)
-            })
-        };
+        let looked_up =
+            |hip, point, reach| rise_over_arch(&ground, hip, point, arch_over(hip, point, reach));
         let mut crests = 0;
         for i in -6..=6 {
             for k in -6..=6 {

@@ -148,8 +148,11 @@ pub(super) fn rest_pose(rest: &Chain, body: &Body, hip: Vec3) -> Chain {
     chain
 }
 
-/// A planted foot its leg misses within this fraction of its reach of the
-/// nearest the leg reaches is let go (see `let_go_if_out_of_reach`).
+/// How much farther from its hip than the leg folds to, as a fraction of
+/// its reach, a foot must be for the leg to reach it readily (see
+/// `LegFrame::cramped`): a planted foot its leg misses nearer is let go
+/// (`let_go_if_out_of_reach`), a swinging foot is kept that far out, and a
+/// foothold under the hip that near is not taken.
 pub(super) const CRAMPED_MARGIN: f32 = 0.05;
 
 /// Shares of its reach a swinging foot is drawn in to, in turn, when its
@@ -906,8 +909,7 @@ impl Creature {
         // hip to within a little of the nearest the leg reaches (the
         // solvers converge slowly there: a centipede's two-bone leg 5 mm
         // short of a foot 3 mm outside that reach, on a ridged peak).
-        let cramped =
-            missed_it && hip.distance(leg.foot) < leg.chain.inner_reach() + CRAMPED_MARGIN * reach;
+        let cramped = missed_it && hip.distance(leg.foot) < self.shared.frames[i].cramped;
         let knee_stuck = knee < -KNEE_CLEARANCE;
         // So is one the leg reaches only with a bone through the solid, its
         // joints out (an octopod that had come over a 0.2 m wall and down

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use glam::{Quat, Vec2, Vec3};
 
 use super::footholds::Foothold;
-use super::leg::{Leg, LegPhase};
+use super::leg::{CRAMPED_MARGIN, Leg, LegPhase};
 use super::posture::BodyMotion;
 use super::{Body, CreatureSpec, GaitRule, foot_ring};
 use crate::geometry::ConvexHull;
@@ -197,7 +197,8 @@ pub struct KindShared {
     pub(super) wall_lanes: [f32; 5],
 }
 
-/// A leg's mount and rest point (body frame) and its reach.
+/// A leg's mount and rest point (body frame), its reach and how near its
+/// hip it reaches readily.
 ///
 /// glam reads a `Vec3` from memory as four lanes and computes on all four;
 /// in `LegSpec` the lane after `rest` is an `Option` tag, whose bits are a
@@ -213,6 +214,10 @@ pub(super) struct LegFrame {
     pub rest: Vec3,
     /// Sum of the bone lengths.
     pub reach: f32,
+    /// The nearest its hip a foot may be for the leg to reach it readily:
+    /// as near as the leg folds, plus [`CRAMPED_MARGIN`] of its reach
+    /// (nearer, the solvers converge slowly or not at all).
+    pub cramped: f32,
 }
 
 /// A creature step's scratch space, lent by the thread stepping it to the
@@ -284,21 +289,27 @@ impl KindShared {
         };
         let hips = widest(&|l| l.mount.z);
         let mid_legs = widest(&|l| 0.5 * (l.mount.z + l.rest.z));
+        let frames = spec
+            .legs
+            .iter()
+            .zip(&rest)
+            .map(|(l, chain)| LegFrame {
+                mount: l.mount,
+                rest: l.rest,
+                reach: l.reach(),
+                // From the chain every leg of the kind is built from:
+                // its bones, measured between its joints, are the
+                // lengths the solvers keep.
+                cramped: chain.inner_reach() + CRAMPED_MARGIN * l.reach(),
+            })
+            .collect();
         Arc::new(KindShared {
             rest,
             group_of: spec.legs.iter().map(|l| l.group).collect(),
             neighbours: spec.side_neighbours().into_boxed_slice(),
             ring: foot_ring(&spec.legs.iter().map(|l| l.rest).collect::<Vec<_>>())
                 .into_boxed_slice(),
-            frames: spec
-                .legs
-                .iter()
-                .map(|l| LegFrame {
-                    mount: l.mount,
-                    rest: l.rest,
-                    reach: l.reach(),
-                })
-                .collect(),
+            frames,
             walk_speed: spec.walk_speed(),
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),

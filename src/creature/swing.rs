@@ -53,10 +53,6 @@ pub(super) const HANGING_REACH: f32 = 0.85;
 /// there (it jumped 73 mm in a step, 9.8 m/s, to the swing's bent start).
 const FOOT_FOLLOW_SPEED: f32 = 5.0;
 
-/// A swinging foot keeps at least this fraction of its leg's reach farther
-/// from its hip than the leg folds to (open ground).
-const FOLD_MARGIN: f32 = 0.05;
-
 /// Seconds a foot may be kept off its landing point past its swing's end,
 /// among shapes, before it swings again (see `advance_swings`).
 const STALLED_SWING: f32 = 0.5;
@@ -646,8 +642,7 @@ impl Creature {
                 // peak, its hips at the ground, swung a foot by its hip, and
                 // the leg, unable to fold that small, laid its end 52 mm in
                 // the peak.
-                let folded = leg.chain.inner_reach() + FOLD_MARGIN * frame.reach;
-                let foot_out = beyond_fold(hip, within_reach(hip, foot, most), folded);
+                let foot_out = beyond_fold(hip, within_reach(hip, foot, most), frame.cramped);
                 foot = off_surface(terrain, foot_out, least);
                 // Raised over ground out of reach (a peak between the hip
                 // and the foot's path), the foot would leave its leg

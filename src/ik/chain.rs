@@ -150,7 +150,8 @@ impl Chain {
     /// The nearest the end can come to the root: the longest bone less all
     /// the others, folded back along it (zero when they are longer).
     pub fn inner_reach(&self) -> f32 {
-        inner_reach(self.bone_lengths())
+        let longest = self.bone_lengths().iter().copied().fold(0.0, f32::max);
+        (2.0 * longest - self.bones.reach).max(0.0)
     }
 
     /// Largest difference between a bone's current and its built length.
@@ -335,14 +336,6 @@ impl Chain {
     pub(super) fn joints_mut(&mut self) -> &mut [Vec3] {
         &mut self.joints
     }
-}
-
-/// The nearest the end of a chain of bones of `lengths` can come to its
-/// root: the longest bone less all the others, folded back along it (zero
-/// when they are longer).
-pub fn inner_reach(lengths: &[f32]) -> f32 {
-    let longest = lengths.iter().copied().fold(0.0, f32::max);
-    (2.0 * longest - lengths.iter().sum::<f32>()).max(0.0)
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 pub use ccd::Ccd;
-pub use chain::{Chain, inner_reach};
+pub use chain::Chain;
 pub use fabrik::Fabrik;
 pub use gradient::GradientDescent;
 pub use jacobian::{DEFAULT_DLS_DAMPING, Dls, JacobianTranspose};
