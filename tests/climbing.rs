@@ -746,12 +746,41 @@ fn no_leg_steps_past_a_crest_it_does_not_arch_over() {
     }
 }
 
+/// A body on one or two feet, with more legs hanging than its gait ever
+/// lifts, settles onto the ground under it. It used to ride on at its
+/// height over the feet left down: on 6 m ridges at 0.05, seed 2, the
+/// spider cresting a knife edge on one foot rode up past the tip into the
+/// air and hung 1.4 s with no foot down (0.32 s now), and the octopod hung
+/// 1.1 s and laid a knee 16 mm into a flank (0.58 s, knees out).
+#[test]
+fn a_body_left_on_one_foot_by_hanging_legs_settles_onto_the_ground() {
+    for (creature, seconds, most_footless) in [("spider", 40, 0.35), ("octopod", 60, 0.65)] {
+        let s = common::drive(
+            common::shipped_creature(creature),
+            default_ridges(2, 0.05),
+            &format!("forward {seconds}s"),
+        );
+        assert!(
+            s.footless_seconds_max <= most_footless,
+            "{creature}: {} s with no foot down",
+            s.footless_seconds_max
+        );
+        assert!(
+            s.joint_clearance_min >= -0.005,
+            "{creature}: knee {} m",
+            s.joint_clearance_min
+        );
+        assert_eq!(sound(&s), Vec::<String>::new(), "{creature}");
+    }
+}
+
 /// Twice as steep, set down on ten seeds: read on the lattice, 18 of these
 /// 60 creatures (the centipede and the hexapod on every seed but 3) hung
 /// off the spawn's spike with no foot down for more than 0.3 s of their
 /// first 3 s.
 /// Read off it, one does, the centipede on seed 8 stepping off a crest
-/// (0.44 s).
+/// (0.57 s: 0.44 s before a body left on one foot by hanging legs settled
+/// onto the ground, which lands its first foot 0.1 s later there).
 #[test]
 fn creatures_set_down_on_steep_ridges_stand_at_once() {
     let mut hung = Vec::new();
@@ -768,7 +797,7 @@ fn creatures_set_down_on_steep_ridges_stand_at_once() {
         }
     }
     assert!(hung.len() <= 1, "{hung:?}");
-    assert!(hung.iter().all(|h| h.2 <= 0.5), "{hung:?}");
+    assert!(hung.iter().all(|h| h.2 <= 0.6), "{hung:?}");
 }
 
 /// Twice as steep: knees may brush the flanks, but every creature keeps

@@ -293,10 +293,11 @@ impl Creature {
     ) {
         self.reference_feet(scratch);
         let up = self.body.up();
-        // With no foot down, the body settles straight down onto the ground
-        // under it, standing up on it, rather than at its ride height over
-        // footholds its hanging feet cannot reach.
-        let footless = self.is_footless();
+        // With no foot down, or adrift on one or two, the body settles
+        // straight down onto the ground under it, standing up on it, rather
+        // than at its ride height over footholds its hanging feet cannot
+        // reach.
+        let footless = self.is_footless() || self.is_adrift();
         let below = if footless && terrain.has_shapes() {
             // Straight down among the shapes too (a slab's top, not the
             // ground under it).

@@ -382,6 +382,21 @@ impl Creature {
         self.motion.footless_for > self.spec.gait.step_duration
     }
 
+    /// Whether the body stands on one or two feet while more legs hang out
+    /// of reach of the ground than the gait ever lifts at once: its feet
+    /// make no plane to stand by, and riding at its height over the feet
+    /// left down carries it away from the ground its hanging feet look for.
+    /// It settles onto the ground under it as a footless body does (see
+    /// `update_posture`). (Cresting a knife edge of ridged noise with one
+    /// foot on its tip and three hanging, tilted as on the flank it had
+    /// climbed, a spider rode on up past the tip into the air, a metre clear
+    /// of any ground, and hung 1.4 s with no foot down; settling, 0.3 s.)
+    pub(super) fn is_adrift(&self) -> bool {
+        let hanging = self.legs.iter().filter(|leg| leg.hanging).count();
+        let planted = self.legs.iter().filter(|leg| leg.is_grounded()).count();
+        hanging > self.spec.gait.max_lifted && planted < 3
+    }
+
     /// Whether nothing holds the body up: footless (see
     /// [`is_footless`](Self::is_footless)) and not lying on the ground
     /// either. It has no traction to walk or turn with. (Its feet hanging
