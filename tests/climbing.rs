@@ -774,6 +774,40 @@ fn a_body_left_on_one_foot_by_hanging_legs_settles_onto_the_ground() {
     }
 }
 
+/// With other legs hanging, the gait keeps the last planted foot down
+/// while the rest of its group steps. On 6 m ridges an octopod (0.05, seed
+/// 2), three legs hanging on a flank, lifted its group of four and left one
+/// foot down, which then hung too: 0.58 s with no foot planted (0.05 s
+/// now); the spider (0.07, seed 2) 0.42 s (0.12 s). A body held still
+/// lifts that foot after all: the biped (0.05, seed 2) otherwise stood on
+/// one foot from 26 s on, the other hanging over a crest.
+#[test]
+fn the_last_planted_foot_stays_down_while_others_hang() {
+    for (creature, frequency) in [("octopod", 0.05), ("spider", 0.07)] {
+        let s = common::drive(
+            common::shipped_creature(creature),
+            default_ridges(2, frequency),
+            "forward 40s",
+        );
+        assert!(
+            s.footless_seconds_max <= 0.2,
+            "{creature}: {} s with no foot down",
+            s.footless_seconds_max
+        );
+        assert_eq!(sound(&s), Vec::<String>::new(), "{creature}");
+    }
+    let s = common::drive(
+        common::shipped_creature("biped"),
+        default_ridges(2, 0.05),
+        "forward 60s",
+    );
+    assert!(
+        s.distance >= 0.5 * 0.6 * 60.0,
+        "biped: only {} m",
+        s.distance
+    );
+}
+
 /// Twice as steep, set down on ten seeds: read on the lattice, 18 of these
 /// 60 creatures (the centipede and the hexapod on every seed but 3) hung
 /// off the spawn's spike with no foot down for more than 0.3 s of their

@@ -235,7 +235,7 @@ impl Creature {
             lifted: &scratch.lifted,
             max_lifted: self.spec.gait.max_lifted,
         };
-        let chosen = match self.spec.gait.order {
+        let mut chosen = match self.spec.gait.order {
             GaitOrder::Urgency => choose_steps(&rule, &mut scratch.candidates),
             GaitOrder::Listed => {
                 let standing = self.motion.speed.abs()
@@ -256,12 +256,10 @@ impl Creature {
                 choose_listed(&rule, &mut scratch.candidates, self.next_group)
             }
         };
+        self.keep_last_foot_down(&mut chosen);
         let Some(&first) = chosen.first() else {
             return;
         };
-        if self.would_leave_nothing_standing(&chosen) {
-            return;
-        }
         if self.keeps_balance() && !self.stable_without(&chosen, duration, scratch) {
             // Wait while the body shifts over the feet that stay down, unless
             // it has waited long enough and a foot is holding it back, or the
@@ -319,31 +317,45 @@ impl Creature {
         }
     }
 
-    /// Whether lifting `lifting` would leave no foot planted while another
-    /// leg hangs out of reach: the feet the gait meant to stand on are not
-    /// there, so the last foot that is stays down (the hanging legs go on
-    /// seeking footholds, and the drive brakes the body as that foot
-    /// strains). A biped turning beside a slab set a foot on its top, its
-    /// other foot hanging, then lifted the foot on the slab too: the body
-    /// rode the slab's edge 16 s on no foot at all. A foot that misses its
-    /// foothold holds nothing up, and may step. A ground walker among
-    /// walls only: on open ground a body with no foot down settles onto
-    /// the ground (`is_footless`; among walls too now, but only after a
-    /// step's time on no foot, and the slab's edge held the biped up
-    /// meanwhile), and a climber's last foot on a thin wall's side, held
-    /// down so, held it there (a spider crossing a 5 cm wall went from 0.78
-    /// of its speed to 0.25).
-    fn would_leave_nothing_standing(&self, lifting: &[usize]) -> bool {
+    /// Drops from `chosen` (most urgent first) the planted feet whose lift
+    /// would leave no foot planted while another leg hangs out of reach,
+    /// the least urgent first: the feet the gait meant to stand on are not
+    /// there, so the last foot that is stays down while the rest of its
+    /// group steps (the hanging legs go on seeking footholds, and the drive
+    /// brakes the body as that foot strains). A foot that misses its
+    /// foothold holds nothing up, and may step.
+    ///
+    /// On open ground an octopod on a ridged flank, three legs hanging,
+    /// lifted its group of four and left one foot down, which then hung
+    /// too: 0.6 s with no foot planted (the spider, a long-legged walker,
+    /// 0.3–0.8 s). Among walls a biped turning beside a slab set a foot on
+    /// its top, its other foot hanging, then lifted the foot on the slab
+    /// too, and rode the slab's edge 16 s on no foot at all. Among walls
+    /// for ground walkers only: a climber's last foot on a thin wall's
+    /// side, held down so, held it there (a spider crossing a 5 cm wall
+    /// went from 0.78 of its speed to 0.25). On open ground a body held
+    /// still (see [`is_held`](Self::is_held)) lifts it after all and
+    /// settles footless onto the ground, which is how it gets on: a biped
+    /// on a ridged flank, its other foot hanging over a crest, stood on one
+    /// foot for good.
+    fn keep_last_foot_down(&self, chosen: &mut Vec<usize>) {
         let ground_walker = self.spec.body.surface == super::Surface::Ground;
-        if !self.among_walls || !ground_walker || !self.legs.iter().any(|leg| leg.hanging) {
-            return false;
+        if (self.among_walls && !ground_walker) || !self.legs.iter().any(|leg| leg.hanging) {
+            return;
+        }
+        if !self.among_walls && self.is_held() {
+            return;
         }
         let stands = |i: usize| {
             let leg = &self.legs[i];
             leg.is_grounded() && leg.report.error <= MISSED_FOOT
         };
-        let mut staying = (0..self.legs.len()).filter(|i| !lifting.contains(i));
-        lifting.iter().any(|&i| stands(i)) && !staying.any(stands)
+        if (0..self.legs.len()).any(|i| !chosen.contains(&i) && stands(i)) {
+            return;
+        }
+        if let Some(last) = chosen.iter().rposition(|&i| stands(i)) {
+            chosen.remove(last);
+        }
     }
 
     /// Whether a step would move `leg`'s foot: its foothold is more than a
