@@ -256,7 +256,7 @@ impl Creature {
                 choose_listed(&rule, &mut scratch.candidates, self.next_group)
             }
         };
-        self.keep_last_foot_down(&mut chosen);
+        self.keep_last_foot_down(&mut chosen, dt);
         let Some(&first) = chosen.first() else {
             return;
         };
@@ -317,9 +317,9 @@ impl Creature {
         }
     }
 
-    /// Drops from `chosen` (most urgent first) the planted feet whose lift
-    /// would leave no foot planted while another leg hangs out of reach,
-    /// the least urgent first: the feet the gait meant to stand on are not
+    /// Drops from `chosen` (most urgent first) its least urgent planted
+    /// foot when lifting them all would leave no foot planted while another
+    /// leg hangs out of reach: the feet the gait meant to stand on are not
     /// there, so the last foot that is stays down while the rest of its
     /// group steps (the hanging legs go on seeking footholds, and the drive
     /// brakes the body as that foot strains). A foot that misses its
@@ -328,32 +328,41 @@ impl Creature {
     /// On open ground an octopod on a ridged flank, three legs hanging,
     /// lifted its group of four and left one foot down, which then hung
     /// too: 0.6 s with no foot planted (the spider, a long-legged walker,
-    /// 0.3–0.8 s). Among walls a biped turning beside a slab set a foot on
-    /// its top, its other foot hanging, then lifted the foot on the slab
-    /// too, and rode the slab's edge 16 s on no foot at all. Among walls
-    /// for ground walkers only: a climber's last foot on a thin wall's
-    /// side, held down so, held it there (a spider crossing a 5 cm wall
-    /// went from 0.78 of its speed to 0.25). On open ground a body held
-    /// still (see [`is_held`](Self::is_held)) lifts it after all and
+    /// 0.3–0.8 s). There the hold lasts only while the body moves: held
+    /// still (see [`is_held`](Self::is_held)), or kept so for
+    /// [`STABILITY_PATIENCE`] steps' time (a turn in place, braked by
+    /// that foot, is never "held"), the foot lifts after all and the body
     /// settles footless onto the ground, which is how it gets on: a biped
-    /// on a ridged flank, its other foot hanging over a crest, stood on one
-    /// foot for good.
-    fn keep_last_foot_down(&self, chosen: &mut Vec<usize>) {
+    /// on a ridged flank, its other foot hanging over a crest, otherwise
+    /// stood on one foot for good, walking or turning.
+    ///
+    /// Among walls a biped turning beside a slab set a foot on its top, its
+    /// other foot hanging, then lifted the foot on the slab too, and rode
+    /// the slab's edge 16 s on no foot at all; there the body comes down
+    /// until a hanging foot's foothold is in reach instead. Among walls for
+    /// ground walkers only: a climber's last foot on a thin wall's side,
+    /// held down so, held it there (a spider crossing a 5 cm wall went from
+    /// 0.78 of its speed to 0.25).
+    fn keep_last_foot_down(&mut self, chosen: &mut Vec<usize>, dt: f32) {
         let ground_walker = self.spec.body.surface == super::Surface::Ground;
-        if (self.among_walls && !ground_walker) || !self.legs.iter().any(|leg| leg.hanging) {
-            return;
-        }
-        if !self.among_walls && self.is_held() {
-            return;
-        }
+        let applies =
+            (ground_walker || !self.among_walls) && self.legs.iter().any(|leg| leg.hanging);
         let stands = |i: usize| {
             let leg = &self.legs[i];
             leg.is_grounded() && leg.report.error <= MISSED_FOOT
         };
-        if (0..self.legs.len()).any(|i| !chosen.contains(&i) && stands(i)) {
+        let last = chosen.iter().rposition(|&i| stands(i));
+        let keeping = applies
+            && last.is_some()
+            && !(0..self.legs.len()).any(|i| !chosen.contains(&i) && stands(i));
+        let patience = STABILITY_PATIENCE * self.spec.gait.step_duration;
+        let waited_enough = self.is_held() || self.last_foot_wait > patience;
+        if !keeping || (!self.among_walls && waited_enough) {
+            self.last_foot_wait = 0.0;
             return;
         }
-        if let Some(last) = chosen.iter().rposition(|&i| stands(i)) {
+        self.last_foot_wait += dt;
+        if let Some(last) = last {
             chosen.remove(last);
         }
     }

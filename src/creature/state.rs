@@ -103,6 +103,9 @@ pub struct Creature {
     pub(super) next_group: usize,
     /// How long a step has waited for the body to stand over its support, s.
     pub(super) stability_wait: f32,
+    /// How long the gait has kept a last planted foot down while other legs
+    /// hang, s (see `Creature::keep_last_foot_down`).
+    pub(super) last_foot_wait: f32,
     /// What every creature of this kind shares: rest poses, groups,
     /// neighbours, the feet's ring.
     pub(super) shared: Arc<KindShared>,
@@ -511,6 +514,7 @@ impl Creature {
             motion: BodyMotion::default(),
             next_group: 0,
             stability_wait: 0.0,
+            last_foot_wait: 0.0,
             shared,
             among_walls: !terrain.shapes().is_empty(),
             ground_under_body: GroundUnderBody {
@@ -574,6 +578,7 @@ impl Creature {
         self.motion = BodyMotion::default();
         self.next_group = 0;
         self.stability_wait = 0.0;
+        self.last_foot_wait = 0.0;
         self.rebase(terrain.spacing());
         self.place_legs(&terrain.at(self.origin));
     }
