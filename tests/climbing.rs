@@ -806,8 +806,9 @@ fn a_body_left_on_one_foot_by_hanging_legs_settles_onto_the_ground() {
 /// 2), three legs hanging on a flank, lifted its group of four and left one
 /// foot down, which then hung too: 0.58 s with no foot planted (0.05 s
 /// now); the spider (0.07, seed 2) 0.42 s (0.12 s). A body held still
-/// lifts that foot after all: the biped (0.05, seed 2) otherwise stood on
-/// one foot from 26 s on, the other hanging over a crest.
+/// (or kept on that foot for three steps' time) lifts it after all: the
+/// biped (0.05, seed 2) otherwise stood on one foot from 26 s on, the
+/// other hanging over a crest.
 #[test]
 fn the_last_planted_foot_stays_down_while_others_hang() {
     for (creature, frequency) in [("octopod", 0.05), ("spider", 0.07)] {
