@@ -30,9 +30,6 @@ use crate::terrain::Ground;
 /// it from makes a step back (see `hold_back_steps`).
 const BACK_STEP: f32 = 0.25;
 
-/// A planted foot its leg misses by more than this (metres) steps before
-/// anything else.
-const MISSED_FOOT: f32 = 0.005;
 /// A leg steps at once, whatever its distance to the desired foothold, when
 /// its foot is farther than this fraction of its reach from the hip.
 const OVERREACH_FRACTION: f32 = 0.92;
@@ -197,7 +194,7 @@ impl Creature {
             // the foot already is (a foothold deep in a gully): stepping
             // would land on the same spot, over and over.
             let can_improve = self.step_would_move(leg);
-            let urgency = if leg.report.error > MISSED_FOOT {
+            let urgency = if leg.report.error > super::leg::MISSED_FOOT {
                 // The leg misses its planted foot within its reach (joint
                 // limits, a coarse solver; one out of reach hangs instead):
                 // it is not standing, so it steps before anything else.
@@ -347,10 +344,7 @@ impl Creature {
         let ground_walker = self.spec.body.surface == super::Surface::Ground;
         let applies =
             (ground_walker || !self.among_walls) && self.legs.iter().any(|leg| leg.hanging);
-        let stands = |i: usize| {
-            let leg = &self.legs[i];
-            leg.is_grounded() && leg.report.error <= MISSED_FOOT
-        };
+        let stands = |i: usize| self.legs[i].stands();
         let last = chosen.iter().rposition(|&i| stands(i));
         let keeping = applies
             && last.is_some()

@@ -638,6 +638,10 @@ pub struct Leg {
     pub lifted_from: Vec3,
 }
 
+/// A planted foot its leg misses by more than this (metres) does not
+/// stand: it steps before anything else.
+pub(super) const MISSED_FOOT: f32 = 0.005;
+
 impl Leg {
     /// Whether the foot is planted.
     pub fn is_grounded(&self) -> bool {
@@ -648,6 +652,13 @@ impl Leg {
     /// the gait's rule counts.
     pub fn is_lifted(&self) -> bool {
         !self.is_grounded() && !self.hanging
+    }
+
+    /// Whether the foot is planted and its leg reaches it: one its leg
+    /// misses by more than `MISSED_FOOT` (joint limits, a coarse solver)
+    /// holds nothing up.
+    pub fn stands(&self) -> bool {
+        self.is_grounded() && self.report.error <= MISSED_FOOT
     }
 }
 

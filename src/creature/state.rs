@@ -396,8 +396,8 @@ impl Creature {
     /// of any ground, and hung 1.4 s with no foot down; settling, 0.3 s.)
     pub(super) fn is_adrift(&self) -> bool {
         let hanging = self.legs.iter().filter(|leg| leg.hanging).count();
-        let planted = self.legs.iter().filter(|leg| leg.is_grounded()).count();
-        hanging > self.spec.gait.max_lifted && planted < 3
+        let standing = self.legs.iter().filter(|leg| leg.stands()).count();
+        hanging > self.spec.gait.max_lifted && standing < 3
     }
 
     /// Whether nothing holds the body up: footless (see
