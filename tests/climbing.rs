@@ -707,13 +707,7 @@ fn every_creature_walks_off_a_steep_ridged_peak_and_over_its_flanks() {
 /// were (the octopod on seed 1 for 1.4 s).
 #[test]
 fn every_creature_crosses_steep_ridges_read_off_their_lattice() {
-    let failures: Vec<String> = (0..10)
-        .flat_map(|seed| {
-            steep_breaches(&|| default_ridges(seed, 0.02), true, 0.3)
-                .into_iter()
-                .map(move |breach| format!("seed {seed}: {breach}"))
-        })
-        .collect();
+    let failures = clean_breaches_on_ten_seeds(|seed| default_ridges(seed, 0.02), 0.3);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -728,20 +722,29 @@ fn every_creature_crosses_steep_ridges_read_off_their_lattice() {
 /// still are, for 0.35 and 0.5 s.
 #[test]
 fn every_creature_crosses_ridged_noise_as_a_user_writes_it() {
-    let failures: Vec<String> = (0..10)
+    let as_written = |seed| {
+        let text = format!(
+            "name = \"ridges\"\nseed = {seed}\n[noise]\nfractal = \"ridged\"\namplitude = 6.0\n"
+        );
+        parse_terrain("ridges", &text).unwrap()
+    };
+    let failures = clean_breaches_on_ten_seeds(as_written, 1.0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// [`steep_breaches`], `clean`, on seeds 0–9 of `terrain`: each breach
+/// with its seed.
+fn clean_breaches_on_ten_seeds(
+    terrain: impl Fn(u32) -> skitter::terrain::TerrainSpec,
+    most_footless: f32,
+) -> Vec<String> {
+    (0..10)
         .flat_map(|seed| {
-            let terrain = move || {
-                let text = format!(
-                    "name = \"ridges\"\nseed = {seed}\n[noise]\nfractal = \"ridged\"\namplitude = 6.0\n"
-                );
-                parse_terrain("ridges", &text).unwrap()
-            };
-            steep_breaches(&terrain, true, 1.0)
+            steep_breaches(&|| terrain(seed), true, most_footless)
                 .into_iter()
                 .map(move |breach| format!("seed {seed}: {breach}"))
         })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        .collect()
 }
 
 /// Past a knife edge higher than the leg arches over, a foothold is one the

@@ -13,6 +13,14 @@ fn spider_text() -> &'static str {
     CREATURES[0].text
 }
 
+fn biped_text() -> &'static str {
+    CREATURES
+        .iter()
+        .find(|c| c.name == "biped")
+        .expect("the biped is shipped")
+        .text
+}
+
 /// The spider file with `from` replaced by `to` (which must occur).
 fn spider_with(from: &str, to: &str) -> String {
     assert!(
@@ -383,9 +391,9 @@ fn duplicate_leg_names_and_too_few_legs() {
 /// header left out) is unknown there; the error says which table has it.
 #[test]
 fn a_field_written_outside_its_table_is_pointed_to_its_table() {
-    let biped = CREATURES.iter().find(|b| b.name == "biped").unwrap().text;
+    let biped = biped_text();
     let text = biped.replacen("[body]", "step_height = 0.1\n[body]", 1);
-    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    let err = creature_error(&text);
     assert_error(
         &err,
         line_of(&text, "step_height = 0.1\n[body]"),
@@ -393,7 +401,7 @@ fn a_field_written_outside_its_table_is_pointed_to_its_table() {
         &["unknown field `step_height`", "a field of [gait]"],
     );
     let text = biped.replacen("[body]", "bones = [0.3, 0.3]\n[body]", 1);
-    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    let err = creature_error(&text);
     assert!(err.message.contains("a field of [[legs]]"), "{err}");
     let err = parse_terrain("t.toml", "name = \"t\"\noffset = [1.0, 2.0]\n").unwrap_err();
     assert!(
@@ -410,7 +418,7 @@ fn a_field_written_outside_its_table_is_pointed_to_its_table() {
 /// as its first elements, the rest dropped without a word.
 #[test]
 fn arrays_of_the_wrong_length_are_refused_at_the_array() {
-    let biped = CREATURES.iter().find(|b| b.name == "biped").unwrap().text;
+    let biped = biped_text();
     for (written, with_extra, field) in [
         (
             "mount = [0.0, -0.1, -0.13]",
@@ -425,7 +433,7 @@ fn arrays_of_the_wrong_length_are_refused_at_the_array() {
         ("size = [0.3, 0.4, 0.36]", "size = [0.3, 0.4]", "body.size"),
     ] {
         let text = biped.replacen(written, with_extra, 1);
-        let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+        let err = creature_error(&text);
         assert_error(
             &err,
             line_of(&text, with_extra),
@@ -446,9 +454,9 @@ fn arrays_of_the_wrong_length_are_refused_at_the_array() {
 
 #[test]
 fn feet_orientation_needs_three_legs() {
-    let biped = CREATURES.iter().find(|b| b.name == "biped").unwrap().text;
+    let biped = biped_text();
     let text = biped.replacen("orientation = \"ground\"", "orientation = \"feet\"", 1);
-    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    let err = creature_error(&text);
     assert_error(
         &err,
         line_of(&text, "orientation = \"feet\""),
@@ -785,7 +793,7 @@ fn a_stride_through_the_hollow_of_a_long_outer_bone_is_refused() {
     let strider = CREATURES.iter().find(|b| b.name == "strider").unwrap().text;
     let text = strider.replacen("bones = [0.5, 0.6]", "bones = [0.5, 1.1175]", 1);
     assert_ne!(text, strider, "test setup: strider bones changed");
-    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    let err = creature_error(&text);
     assert!(err.message.contains("cannot fold closer than"), "{err}");
 }
 
@@ -1278,7 +1286,7 @@ fn walker_scaled(scale: f32) -> String {
 #[test]
 fn a_body_riding_lower_than_its_clearance_is_refused_at_its_height() {
     let text = walker_scaled(0.022);
-    let err = parse_creature("creatures/broken.toml", &text).unwrap_err();
+    let err = creature_error(&text);
     let refusal = err
         .all()
         .find(|e| e.message.contains("lifted off its feet"))

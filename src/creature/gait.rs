@@ -349,9 +349,10 @@ impl Creature {
         let keeping = applies
             && last.is_some()
             && !(0..self.legs.len()).any(|i| !chosen.contains(&i) && stands(i));
+        // On open ground only: among walls the body lowers instead.
         let patience = STABILITY_PATIENCE * self.spec.gait.step_duration;
-        let waited_enough = self.is_held() || self.last_foot_wait > patience;
-        if !keeping || (!self.among_walls && waited_enough) {
+        let lets_go = !self.among_walls && (self.is_held() || self.last_foot_wait > patience);
+        if !keeping || lets_go {
             self.last_foot_wait = 0.0;
             return;
         }
