@@ -631,7 +631,8 @@ pub struct Leg {
     /// On open ground, the least height of an inner joint above the ground
     /// under it after the last solve (infinite with no inner joint): a
     /// planted foot's let-go looks up the knees' distance into the ground
-    /// only when it shows one below it.
+    /// only when it shows one below it, and the metrics look up no knee
+    /// when it shows none can change their figures.
     pub knee_gap: f32,
     /// Where the foot stood when the gait last lifted it (NaN before its
     /// first step).

@@ -394,6 +394,13 @@ impl Metrics {
             let mut ground_under_end = f32::NAN;
             let joints = leg.chain.joints();
             let solid = terrain.has_shapes();
+            let knees_settled = !solid
+                && knees_change_nothing(
+                    leg.knee_gap,
+                    knee_floor,
+                    self.penetration_max,
+                    self.joint_clearance_min,
+                );
             for (k, joint) in joints.iter().enumerate() {
                 if !joint.is_finite() {
                     self.nan_count += 1;
@@ -401,6 +408,9 @@ impl Metrics {
                     continue;
                 }
                 let inner = k > 0 && k + 1 < joints.len();
+                if inner && knees_settled {
+                    continue;
+                }
                 if solid {
                     // Walls and ceilings: the distance field itself. The
                     // knees' the leg's solve measured; the hip is on the
@@ -708,9 +718,50 @@ pub struct Summary {
     pub kinds: Vec<Summary>,
 }
 
+/// Whether a leg's knees on open ground can move neither figure they feed
+/// (the deepest joint, `penetration_max`, and the least knee clearance,
+/// `joint_clearance_min`), from `gap`, the least height of a knee above
+/// the ground that the leg's solve measured for this pose
+/// ([`crate::creature::Leg::knee_gap`], the same subtraction of the same
+/// look-up that [`Metrics::observe`] makes), and `floor`, the floor under
+/// the ground normal's y over the knees. Every knee stands at least `gap`
+/// above the ground, so none is deeper than `-gap`, and its clearance is
+/// at least `gap` times `floor` (`gap` itself at or under the ground). Two
+/// look-ups a knee skipped, most steps (8 of the 17 a spider-step's
+/// metrics made). NaN anywhere answers no: the look-ups then decide.
+fn knees_change_nothing(gap: f32, floor: f32, penetration_max: f32, clearance_min: f32) -> bool {
+    if gap.is_nan() || penetration_max.is_nan() || clearance_min.is_nan() {
+        return false;
+    }
+    let deeper = -gap > 0.0 && -gap > penetration_max;
+    let least = if gap > 0.0 { gap * floor } else { gap };
+    !deeper && least >= clearance_min
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn knees_are_skipped_only_when_no_knee_can_move_a_figure() {
+        // 30 cm up on ground no steeper than 25°: nothing to learn.
+        assert!(knees_change_nothing(0.3, 0.9, 0.0, 0.05));
+        // A knee 1 cm in is deeper than any joint so far.
+        assert!(!knees_change_nothing(-0.01, 0.9, 0.0, 0.05));
+        // ... but not deeper than one 2 cm in, and no nearer than the
+        // least clearance, -2 cm, either.
+        assert!(knees_change_nothing(-0.01, 0.9, 0.02, -0.02));
+        // 4 cm up, but on ground steep enough (normal y 0.5) to be 2 cm
+        // from its flank: nearer than the 5 cm seen so far.
+        assert!(!knees_change_nothing(0.04, 0.5, 0.0, 0.05));
+        // Unknown figures or gap: the look-ups decide.
+        assert!(!knees_change_nothing(f32::NAN, 0.9, 0.0, 0.05));
+        assert!(!knees_change_nothing(0.3, 0.9, f32::NAN, 0.05));
+        assert!(!knees_change_nothing(0.3, 0.9, 0.0, f32::NAN));
+        // No inner joint at all (an infinite gap) over ground of unknown
+        // slope (a floor of 0) is not taken as clear either: 0 × ∞ is NaN.
+        assert!(!knees_change_nothing(f32::INFINITY, 0.0, 0.0, 0.05));
+    }
 
     #[test]
     fn histogram_quantiles_are_within_a_bin() {
