@@ -471,7 +471,7 @@ impl Creature {
     /// How much of a sideways shift `delta` of the body keeps every planted
     /// foot within [`STOP_STRETCH`] (1 when all of it does); `now` is
     /// [`strains_now`](Self::strains_now) for the body as it stands.
-    pub(super) fn shift_room(&self, delta: Vec3, now: &[Option<(f32, f32)>]) -> f32 {
+    pub(super) fn shift_room(&self, delta: Vec3, now: &Strains) -> f32 {
         self.stop_room(
             &Body {
                 position: self.body.position + delta,
@@ -485,7 +485,7 @@ impl Creature {
     /// [`STOP_STRETCH`], or one already past [`BRAKE_STRETCH`] within
     /// [`LOSS_STRETCH`] (1 when all of it does), taking stretch as linear
     /// along the way.
-    fn stop_room(&self, next: &Body, now: &[Option<(f32, f32)>]) -> f32 {
+    fn stop_room(&self, next: &Body, now: &Strains) -> f32 {
         let mut scale = 1.0f32;
         self.for_each_stretch(now, next, |now, after| {
             // A foot already past the brake's aim got there by what the
@@ -523,21 +523,24 @@ impl Creature {
     /// iterator, since this runs several times a step for every foot and
     /// a flattened iterator of pairs cost a tenth of the whole step. `now`
     /// is [`strains_now`](Self::strains_now), taken once for the body as it
-    /// stands rather than again by every caller.
-    fn for_each_stretch(
-        &self,
-        now: &[Option<(f32, f32)>],
-        next: &Body,
-        mut visit: impl FnMut(f32, f32),
-    ) {
-        let gauge = self.strain_gauge();
-        for ((leg, frame), now) in self.legs.iter().zip(&self.shared.frames).zip(now) {
-            let Some(now) = now else {
+    /// stands rather than again by every caller, with its gauge.
+    fn for_each_stretch(&self, now: &Strains, next: &Body, mut visit: impl FnMut(f32, f32)) {
+        // A motion that does not turn the body (a sideways lean, a step
+        // straight on) moves every hip and rest point by its shift alone:
+        // their turns into the body's frame are the ones taken for `now`.
+        let same_turn = same_bits(next.orientation, now.orientation);
+        for ((leg, frame), strain) in self.legs.iter().zip(&self.shared.frames).zip(&now.legs) {
+            let Some(before) = strain.now else {
                 continue;
             };
-            let after = gauge.strain(next, leg, frame);
-            visit(now.0, after.0);
-            visit(now.1, after.1);
+            let (mount, rest) = if same_turn {
+                (next.position + strain.mount, next.position + strain.rest)
+            } else {
+                (next.to_world(frame.mount), next.to_world(frame.rest))
+            };
+            let after = now.gauge.strain(leg, frame, mount, rest);
+            visit(before.0, after.0);
+            visit(before.1, after.1);
         }
     }
 
@@ -546,17 +549,30 @@ impl Creature {
     /// or, stranded, one no step would help (its foothold is where it
     /// stands), which holds nothing back: carried out of reach, its leg
     /// lets go and looks for ground further on.
-    pub(super) fn strains_now(&self, out: &mut Vec<Option<(f32, f32)>>) {
-        let gauge = self.strain_gauge();
+    pub(super) fn strains_now(&self, out: &mut Strains) {
+        out.gauge = self.strain_gauge();
+        out.orientation = self.body.orientation;
         let stranded = self.is_stranded();
-        out.clear();
-        out.extend(
+        out.legs.clear();
+        out.legs.extend(
             self.legs
                 .iter()
                 .zip(&self.shared.frames)
                 .map(|(leg, frame)| {
-                    (leg.is_grounded() && (!stranded || self.step_would_move(leg)))
-                        .then(|| gauge.strain(&self.body, leg, frame))
+                    if !leg.is_grounded() || (stranded && !self.step_would_move(leg)) {
+                        return LegStrain::default();
+                    }
+                    let turn = self.body.orientation;
+                    let (mount, rest) = (turn * frame.mount, turn * frame.rest);
+                    let position = self.body.position;
+                    LegStrain {
+                        now: Some(
+                            out.gauge
+                                .strain(leg, frame, position + mount, position + rest),
+                        ),
+                        mount,
+                        rest,
+                    }
                 }),
         );
     }
@@ -591,7 +607,7 @@ impl Creature {
     /// The fraction (0–1) of the commanded motion the body may move at now
     /// and still brake to a stop before a planted foot reaches
     /// [`BRAKE_STRETCH`].
-    fn stride_allowance(&self, speed: f32, turn: f32, dt: f32, now: &[Option<(f32, f32)>]) -> f32 {
+    fn stride_allowance(&self, speed: f32, turn: f32, dt: f32, now: &Strains) -> f32 {
         if speed == 0.0 && turn == 0.0 {
             return 1.0;
         }
@@ -706,7 +722,7 @@ impl Creature {
 
     /// How much of a step's motion keeps every planted foot within
     /// [`STOP_STRETCH`] (1 when all of it does).
-    fn overstretch_scale(&self, advance: f32, angle: f32, now: &[Option<(f32, f32)>]) -> f32 {
+    fn overstretch_scale(&self, advance: f32, angle: f32, now: &Strains) -> f32 {
         if advance == 0.0 && angle == 0.0 {
             return 1.0;
         }
@@ -714,9 +730,40 @@ impl Creature {
     }
 }
 
+/// Every planted foot's strain for the body as it stands, with what
+/// measuring it again for a moved body reuses (see
+/// [`Creature::strains_now`]). Lent by the step's scratch space.
+#[derive(Debug, Default)]
+pub(super) struct Strains {
+    /// The gauge the strains were measured by, kept for the moved bodies.
+    gauge: StrainGauge,
+    /// The body's orientation they were measured in.
+    orientation: Quat,
+    /// One per leg.
+    legs: Vec<LegStrain>,
+}
+
+/// One leg's entry in [`Strains`].
+#[derive(Debug, Default, Clone, Copy)]
+struct LegStrain {
+    /// Its strain now, or `None` for a foot that holds nothing back.
+    now: Option<(f32, f32)>,
+    /// Its mount and rest point turned into the body's orientation, from
+    /// the body's position.
+    mount: Vec3,
+    rest: Vec3,
+}
+
+/// Whether two orientations are the same to the bit (then a point turned
+/// by one is turned by the other to the bit, whatever the sign of a zero).
+fn same_bits(a: Quat, b: Quat) -> bool {
+    a.to_array().map(f32::to_bits) == b.to_array().map(f32::to_bits)
+}
+
 /// The body's frame and reliefs a foot's strain is measured in (see
 /// [`Creature::for_each_stretch`]): the same for every foot and every
 /// motion tried in a stage.
+#[derive(Debug, Default)]
 struct StrainGauge {
     up: Vec3,
     forward: Vec3,
@@ -729,10 +776,17 @@ struct StrainGauge {
 impl StrainGauge {
     /// A planted foot's stretch (its distance from its hip as a fraction of
     /// the leg's reach) and its trail (behind its rest point, scaled so the
-    /// most it may trail sits at [`BRAKE_STRETCH`]) with the body at `body`.
-    fn strain(&self, body: &Body, leg: &super::Leg, frame: &super::state::LegFrame) -> (f32, f32) {
-        let stretch = leg.foot.distance(body.to_world(frame.mount)) / frame.reach;
-        let rest = body.to_world(frame.rest) - self.sway;
+    /// most it may trail sits at [`BRAKE_STRETCH`]) with the body where its
+    /// hip is at `mount` and its rest point at `rest` (world frame).
+    fn strain(
+        &self,
+        leg: &super::Leg,
+        frame: &super::state::LegFrame,
+        mount: Vec3,
+        rest: Vec3,
+    ) -> (f32, f32) {
+        let stretch = leg.foot.distance(mount) / frame.reach;
+        let rest = rest - self.sway;
         let mut trail = (leg.foot - rest).reject_from_normalized(self.up).length();
         if self.climber {
             let short = if self.among_walls {

@@ -244,7 +244,7 @@ pub(super) struct StepScratch {
     pub tracked: Vec<Option<crate::ik::SolveReport>>,
     /// Each leg's strain for the body as it stands, or `None` for a foot
     /// that holds nothing back (see `Creature::strains_now` in `drive.rs`).
-    pub strains: Vec<Option<(f32, f32)>>,
+    pub strains: super::drive::Strains,
     /// Among walls, every leg's pose as the last step left it, the legs'
     /// joints one after another: what the bones' guard tries first (see
     /// `Creature::solve_leg`).

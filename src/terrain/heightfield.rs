@@ -516,10 +516,14 @@ impl Heightfield {
         {
             let stride = (n + 1) as usize;
             let near = (j & (n - 1)) as usize * stride + (i & (n - 1)) as usize;
-            // One bounds check for the four corners, not one each (this
-            // runs dozens of times a creature-step).
-            let h = &chunk.heights[near..near + stride + 2];
-            return [h[0], h[1], h[stride], h[stride + 1]];
+            // Two bounds checks for the four corners, not one each (this
+            // runs dozens of times a creature-step): each pair is a slice
+            // of known length.
+            let (near_pair, far_pair) = (
+                &chunk.heights[near..near + 2],
+                &chunk.heights[near + stride..near + stride + 2],
+            );
+            return [near_pair[0], near_pair[1], far_pair[0], far_pair[1]];
         }
         self.sampled_corners(i, j)
     }
@@ -691,7 +695,7 @@ impl<'a> Ground<'a> {
 
     /// The corners of the grid cell holding local (x, z) and the position
     /// inside it (fractions along x and z); `None` for a NaN coordinate.
-    #[inline]
+    #[inline(always)]
     fn patch(&self, x: f32, z: f32) -> Option<([f32; 4], f32, f32)> {
         if x.is_nan() || z.is_nan() {
             return None;
