@@ -781,6 +781,19 @@ fn may_replace(
         && report.error <= current.error.max(params.tolerance)
 }
 
+/// One leg's solve this step as [`Creature::track_legs`] set it up: its
+/// hip and what the solve is asked (worked out once a step, not again by
+/// [`Creature::solve_leg`]), and the tracking solve's report when that
+/// posed the leg.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LegSolve {
+    /// The leg's index.
+    pub leg: usize,
+    pub hip: Vec3,
+    pub params: SolveParams,
+    pub tracked: Option<SolveReport>,
+}
+
 /// Leg `i`'s hip, where its chain is rooted this step, and what its solve
 /// is asked, for a creature of `spec` whose body is `body`.
 fn solve_params(spec: &CreatureSpec, body: &Body, i: usize) -> (Vec3, SolveParams) {
@@ -808,8 +821,9 @@ impl Creature {
 
     /// Before the legs' solves: roots every chain at its hip and runs the
     /// tracking solves of the legs, four at a time in SIMD lanes
-    /// ([`solve_tracking_lanes`]); `tracked[i]` is leg `i`'s report, or
-    /// `None` where its own solver must pose it. The same poses as solving
+    /// ([`solve_tracking_lanes`]); `tracked[i]` is leg `i`'s solve as set
+    /// up, with the report, or `None` where its own solver must pose it
+    /// (see [`Creature::solve_leg`]). The same poses as solving
     /// each leg on its own, bit for bit: the octopod's step (CCD, six
     /// sweeps a leg) costs 9% less; FABRIK's two passes gain about what
     /// gathering the lanes costs.
@@ -821,9 +835,8 @@ impl Creature {
     /// Only when that takes no more calls than the legs in order: four legs
     /// or fewer fill one call, and five planted legs and one in the air
     /// would take three calls where two do.
-    pub(super) fn track_legs(&mut self, tracked: &mut Vec<Option<SolveReport>>) {
+    pub(super) fn track_legs(&mut self, tracked: &mut Vec<LegSolve>) {
         tracked.clear();
-        tracked.resize(self.legs.len(), None);
         let orientation = self.body.orientation;
         let (spec, body) = (&self.spec, &self.body);
         let calls = |legs: usize| legs.div_ceil(LANES);
@@ -845,25 +858,35 @@ impl Creature {
                 .filter(|(_, leg)| pass.is_none_or(|planted| leg.is_grounded() == planted));
             loop {
                 let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
-                let mut indices = [0; LANES];
+                let mut solves: [Option<(usize, Vec3, SolveParams)>; LANES] = [None; LANES];
                 let mut count = 0;
                 for (slot, (i, leg)) in jobs.iter_mut().zip(legs.by_ref()) {
                     let (hip, params) = solve_params(spec, body, i);
                     leg.chain.set_root(hip);
                     leg.chain.set_rest_frame(orientation);
                     *slot = Some((&mut leg.chain, leg.solver, leg.foot, params));
-                    indices[count] = i;
+                    solves[count] = Some((i, hip, params));
                     count += 1;
                 }
                 if count == 0 {
                     break;
                 }
                 let reports = solve_tracking_lanes(&mut jobs);
-                for (&i, report) in indices[..count].iter().zip(reports) {
-                    tracked[i] = report;
+                for (solve, report) in solves[..count].iter().zip(reports) {
+                    if let Some((i, hip, params)) = *solve {
+                        tracked.push(LegSolve {
+                            leg: i,
+                            hip,
+                            params,
+                            tracked: report,
+                        });
+                    }
                 }
             }
         }
+        // The passes took planted legs and lifted ones apart: back in
+        // the legs' order.
+        tracked.sort_unstable_by_key(|solve| solve.leg);
     }
 
     /// After leg `i`'s solve: a planted foot its leg cannot stand on is let
@@ -991,17 +1014,25 @@ impl Creature {
     }
 
     /// Poses leg `i` for its foot; true when the solver left a bone off its
-    /// length and the pose was repaired. `tracked` is its tracking solve's
-    /// report, when that posed it; `last_pose` its joints as the last step
-    /// left them, when known (among walls).
+    /// length and the pose was repaired. `set_up` is its solve as
+    /// [`Creature::track_legs`] set it up for the body as it stands, with
+    /// the tracking solve's report when that posed it; `last_pose` its
+    /// joints as the last step left them, when known (among walls).
     pub(super) fn solve_leg(
         &mut self,
         terrain: &Ground<'_>,
         i: usize,
-        tracked: Option<SolveReport>,
+        set_up: Option<&LegSolve>,
         last_pose: Option<&[Vec3]>,
     ) -> bool {
-        let (hip, params) = self.leg_solve_params(i);
+        // (The body has not moved since the set-up: the same hip and pole.)
+        let (hip, params, tracked) = match set_up {
+            Some(solve) => (solve.hip, solve.params, solve.tracked),
+            None => {
+                let (hip, params) = self.leg_solve_params(i);
+                (hip, params, None)
+            }
+        };
         let leg = &mut self.legs[i];
         leg.chain.set_root(hip);
         leg.chain.set_rest_frame(self.body.orientation);

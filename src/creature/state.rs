@@ -239,9 +239,9 @@ pub(super) struct StepScratch {
     pub next_legs: Vec<usize>,
     /// The support polygon for stability decisions.
     pub support: SupportScratch,
-    /// This step's tracking solves, a report per leg (see
-    /// `Creature::track_legs`).
-    pub tracked: Vec<Option<crate::ik::SolveReport>>,
+    /// This step's leg solves as set up, in the legs' order, with their
+    /// tracking solves' reports (see `Creature::track_legs`).
+    pub tracked: Vec<super::leg::LegSolve>,
     /// Each leg's strain for the body as it stands, or `None` for a foot
     /// that holds nothing back (see `Creature::strains_now` in `drive.rs`).
     pub strains: super::drive::Strains,
@@ -745,7 +745,8 @@ impl Creature {
             let joints = self.legs[i].chain.joints().len();
             let last_pose = scratch.last_poses.get(first_joint..first_joint + joints);
             first_joint += joints;
-            let repaired = self.solve_leg(terrain, i, scratch.tracked[i], last_pose);
+            let set_up = scratch.tracked.get(i).filter(|solve| solve.leg == i);
+            let repaired = self.solve_leg(terrain, i, set_up, last_pose);
             events.ik_repairs += u32::from(repaired);
             events.ik_repairs += u32::from(self.let_go_if_out_of_reach(terrain, i, last_pose));
             let leg = &mut self.legs[i];
