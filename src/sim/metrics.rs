@@ -379,8 +379,14 @@ impl Metrics {
                 0.0
             }
         };
+        // On open ground, a box clear of the ground below every point of
+        // it holds clear every hip mounted on it or inside it: looked up,
+        // none would be deeper than anything (the box's gap is exact or a
+        // bound under it; the margin is for the hips' rounding).
+        let box_clear = !solid && ground_gap > HIPS_CLEAR_GAP;
         let mut iterations = 0u64;
-        for leg in &creature.legs {
+        for (leg, leg_spec) in creature.legs.iter().zip(&creature.spec().legs) {
+            let hip_clear = box_clear && leg_spec.mount.abs().cmple(half).all();
             let report = &leg.report;
             if !report.error.is_finite() {
                 self.nan_count += 1;
@@ -408,7 +414,7 @@ impl Metrics {
                     continue;
                 }
                 let inner = k > 0 && k + 1 < joints.len();
-                if inner && knees_settled {
+                if inner && knees_settled || k == 0 && hip_clear {
                     continue;
                 }
                 if solid {
@@ -717,6 +723,11 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kinds: Vec<Summary>,
 }
+
+/// How far above the ground (metres) the body box must stand for the hips
+/// on it to go unmeasured (see [`Metrics::observe`]): far more than the
+/// rounding of a hip's place on the box, far less than any ride height.
+const HIPS_CLEAR_GAP: f32 = 1e-4;
 
 /// Whether a leg's knees on open ground can move neither figure they feed
 /// (the deepest joint, `penetration_max`, and the least knee clearance,
