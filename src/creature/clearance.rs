@@ -1,6 +1,7 @@
 //! Self-intersection checks: legs against legs, legs against the body.
 
 use glam::Vec3;
+use smallvec::SmallVec;
 
 use super::{Body, Leg};
 use crate::geometry::{inside_box, segment_distance, segment_enters_box};
@@ -18,17 +19,13 @@ pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
 /// The first two legs (indices, in order) whose bones come within `gap` of
 /// each other, as [`legs_cross`] finds them.
 pub fn crossing_pair(legs: &[Leg], gap: f32) -> Option<(usize, usize)> {
-    // Each leg's box once, not once a pair (an octopod has 28 pairs).
-    let mut boxes = [(Vec3::ZERO, Vec3::ZERO); CACHED_BOXES];
-    for (cached, leg) in boxes.iter_mut().zip(legs) {
-        *cached = bounds(leg.chain.joints());
-    }
-    let box_of = |k: usize| {
-        boxes
-            .get(k)
-            .copied()
-            .unwrap_or_else(|| bounds(legs[k].chain.joints()))
-    };
+    // Each leg's box once, not once a pair (an octopod has 28 pairs). On
+    // the stack for as many legs as any shipped creature has, and not
+    // cleared first: zeroing room for a file's most legs was a tenth of
+    // this for a spider.
+    let boxes: SmallVec<[(Vec3, Vec3); CACHED_BOXES]> =
+        legs.iter().map(|leg| bounds(leg.chain.joints())).collect();
+    let box_of = |k: usize| boxes[k];
     // Boxes apart by more than the gap along an axis: nothing in one comes
     // within the gap of anything in the other.
     let apart = |(a_min, a_max): (Vec3, Vec3), (b_min, b_max): (Vec3, Vec3)| {
@@ -60,10 +57,9 @@ pub fn crossing_pair(legs: &[Leg], gap: f32) -> Option<(usize, usize)> {
     None
 }
 
-/// Legs whose boxes [`legs_cross`] keeps on the stack: as many as a
-/// creature file may have (a creature built in code with more has the rest
-/// boxed again for each pair).
-const CACHED_BOXES: usize = crate::config::MAX_LEGS;
+/// Legs whose boxes [`legs_cross`] keeps on the stack (a creature with
+/// more keeps them on the heap for the call).
+const CACHED_BOXES: usize = 16;
 
 /// Whether any bone of `leg` passes through the body box (`half` its
 /// half-extents). A first bone mounted inside the box must leave it (its
