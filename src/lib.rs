@@ -6,7 +6,7 @@
 //! fixed-step [`sim::World`]; the TUI and the headless runner are two faces
 //! over it.
 //!
-//! Layering (see DESIGN.md): [`ik`], [`terrain`], [`creature`] and [`sim`]
+//! Layering (see `docs/architecture.md`): [`ik`], [`terrain`], [`creature`] and [`sim`]
 //! know nothing of terminals; rendering is a pure function from a world to a
 //! character grid; the TUI maps keys to commands and draws.
 
