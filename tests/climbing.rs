@@ -877,6 +877,26 @@ fn a_walker_on_one_foot_with_the_other_hanging_still_turns() {
     );
 }
 
+/// A hanging foot folded close under its hip beside a flank steeper than
+/// 70° is lifted off the flank along its normal at the deepest joint, not
+/// only along the normal under the foot: lifted that way alone, the
+/// biped's ankle slid along the flank and stood 33 mm in it for two steps
+/// (6 m ridges, 0.07, seed 3, turning); now 15 mm, a step's lift short.
+#[test]
+fn a_hanging_foot_folded_beside_a_flank_lifts_its_ankle_off_it() {
+    let s = common::drive(
+        common::shipped_creature("biped"),
+        default_ridges(3, 0.07),
+        "forward 10s, forward+left 5s, forward 20s",
+    );
+    assert!(
+        s.joint_clearance_min >= -0.02,
+        "a knee {} mm in",
+        -1000.0 * s.joint_clearance_min
+    );
+    assert_eq!(sound(&s), Vec::<String>::new());
+}
+
 /// Twice as steep, set down on ten seeds: read on the lattice, 18 of these
 /// 60 creatures (the centipede and the hexapod on every seed but 3) hung
 /// off the spawn's spike with no foot down for more than 0.3 s of their

@@ -1444,7 +1444,8 @@ impl Creature {
     /// A foot in the air whose leg found no pose with its knees out of the
     /// surface is drawn in toward the hip, where the leg bends and its
     /// knees stand higher, or, failing that, lifted off the surface (a
-    /// foot folded under its body), by at most [`DRAW_IN_STEP`] a step;
+    /// foot folded under its body) along its normal under the foot or, on
+    /// open ground, at the deepest joint, by at most [`DRAW_IN_STEP`] a step;
     /// the swing goes on from there.
     /// (Stretched nearly straight past a bump, a swinging spider leg laid
     /// its knee 29 mm into it.) Returns the clearance of the deepest inner
@@ -1467,18 +1468,32 @@ impl Creature {
         // under the body (drawing in folds it tighter), lifted off the
         // surface instead.
         let drawn_in = DRAWN_IN_REACH.map(|share| (within_reach(hip, start, share * reach), share));
-        let lifted = LIFTED_OUT.map(|lift| {
-            let share = SWING_REACH;
-            (
-                within_reach(hip, start + normal_at_foot * (lift * reach), share * reach),
-                share,
-            )
-        });
+        // Lifted along the surface's normal at the foot; on open ground,
+        // then along it at the deepest joint: a foot folded close under its
+        // hip beside a steep flank, lifted along its own normal, drags its
+        // ankle along the flank, not out of it. (Among shapes the deepest
+        // joint's face may be a wall's far side: a stubby walker in a slot
+        // lifted its foot that way and laid a knee 68 mm into the wall.)
+        let normal_at_deepest = (!terrain.has_shapes())
+            .then(|| deepest_joint(terrain, &leg.chain))
+            .flatten()
+            .map(|(_, joint)| terrain.normal_at(joint));
+        let lifted = std::iter::once(normal_at_foot)
+            .chain(normal_at_deepest)
+            .flat_map(|normal| {
+                LIFTED_OUT.map(|lift| {
+                    let share = SWING_REACH;
+                    (
+                        within_reach(hip, start + normal * (lift * reach), share * reach),
+                        share,
+                    )
+                })
+            });
         let up = self.body.up();
         let candidates = drawn_in
             .into_iter()
             .map(|c| (c, true))
-            .chain(lifted.into_iter().map(|c| (c, false)));
+            .chain(lifted.map(|c| (c, false)));
         for ((mut foot, share), drawn) in candidates {
             // Drawn in along a line through a bump, it comes up out of it.
             let (d, normal) = terrain.distance_and_normal(foot);
