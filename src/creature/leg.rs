@@ -822,8 +822,8 @@ impl Creature {
     /// Before the legs' solves: roots every chain at its hip and runs the
     /// tracking solves of the legs, four at a time in SIMD lanes
     /// ([`solve_tracking_lanes`]); `tracked[i]` is leg `i`'s solve as set
-    /// up, with the report, or `None` where its own solver must pose it
-    /// (see [`Creature::solve_leg`]). The same poses as solving
+    /// up (see [`Creature::solve_leg`]), with its report, or no report
+    /// where its own solver must pose it. The same poses as solving
     /// each leg on its own, bit for bit: the octopod's step (CCD, six
     /// sweeps a leg) costs 9% less; FABRIK's two passes gain about what
     /// gathering the lanes costs.

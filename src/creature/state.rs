@@ -242,8 +242,10 @@ pub(super) struct StepScratch {
     /// This step's leg solves as set up, in the legs' order, with their
     /// tracking solves' reports (see `Creature::track_legs`).
     pub tracked: Vec<super::leg::LegSolve>,
-    /// Each leg's strain for the body as it stands, or `None` for a foot
-    /// that holds nothing back (see `Creature::strains_now` in `drive.rs`).
+    /// Every leg's strain for the body as it stands (none for a foot that
+    /// holds nothing back), with the gauge it was measured by and the hips
+    /// and rest points turned for it (see `Creature::strains_now` in
+    /// `drive.rs`).
     pub strains: super::drive::Strains,
     /// Among walls, every leg's pose as the last step left it, the legs'
     /// joints one after another: what the bones' guard tries first (see

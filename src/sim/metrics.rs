@@ -733,13 +733,16 @@ const HIPS_CLEAR_GAP: f32 = 1e-4;
 /// (the deepest joint, `penetration_max`, and the least knee clearance,
 /// `joint_clearance_min`), from `gap`, the least height of a knee above
 /// the ground that the leg's solve measured for this pose
-/// ([`crate::creature::Leg::knee_gap`], the same subtraction of the same
-/// look-up that [`Metrics::observe`] makes), and `floor`, the floor under
-/// the ground normal's y over the knees. Every knee stands at least `gap`
-/// above the ground, so none is deeper than `-gap`, and its clearance is
-/// at least `gap` times `floor` (`gap` itself at or under the ground). Two
-/// look-ups a knee skipped, most steps (8 of the 17 a spider-step's
-/// metrics made). NaN anywhere answers no: the look-ups then decide.
+/// ([`crate::creature::Leg::knee_gap`]: the same look-up, and its
+/// subtraction negated, equal in value to what [`Metrics::observe`]
+/// computes), and `floor`, the floor under the ground normal's y over the
+/// knees. Every knee stands at least `gap` above the ground, so none is
+/// deeper than `-gap`, and its clearance is at least `gap` times `floor`
+/// (`gap` itself at or under the ground). Two look-ups a knee skipped,
+/// most steps (8 of the 17 a spider-step's metrics made). A NaN gap or
+/// figure answers no, and the look-ups decide. (The gap is the least over
+/// the knees, a minimum that passes over NaN; a finite joint's ground
+/// height is never NaN, since heights are finite and coordinates clamped.)
 fn knees_change_nothing(gap: f32, floor: f32, penetration_max: f32, clearance_min: f32) -> bool {
     if gap.is_nan() || penetration_max.is_nan() || clearance_min.is_nan() {
         return false;
