@@ -146,6 +146,17 @@ fn assert_footless_within(s: &Summary, most: f32, what: impl std::fmt::Display) 
     );
 }
 
+/// Fails unless no knee in `s` went more than 5 mm into the surface;
+/// `what` says which run.
+#[track_caller]
+fn assert_knees_out(s: &Summary, what: impl std::fmt::Display) {
+    assert!(
+        s.joint_clearance_min >= -0.005,
+        "{what}: a knee {} m from the surface",
+        s.joint_clearance_min
+    );
+}
+
 /// Fails, naming every breach, unless `s` is a [`clean_climb`].
 #[track_caller]
 fn assert_clean_climb(s: &Summary) {
@@ -767,11 +778,7 @@ fn no_leg_steps_past_a_crest_it_does_not_arch_over() {
             default_ridges(seed, frequency),
             drive,
         );
-        assert!(
-            s.joint_clearance_min >= -0.005,
-            "{creature} on seed {seed}: {}",
-            s.joint_clearance_min
-        );
+        assert_knees_out(&s, format!("{creature} on seed {seed}"));
         assert_eq!(sound(&s), Vec::<String>::new(), "{creature} on seed {seed}");
     }
 }
@@ -790,16 +797,8 @@ fn a_body_left_on_one_foot_by_hanging_legs_settles_onto_the_ground() {
             default_ridges(2, 0.05),
             &format!("forward {seconds}s"),
         );
-        assert!(
-            s.footless_seconds_max <= most_footless,
-            "{creature}: {} s with no foot down",
-            s.footless_seconds_max
-        );
-        assert!(
-            s.joint_clearance_min >= -0.005,
-            "{creature}: knee {} m",
-            s.joint_clearance_min
-        );
+        assert_footless_within(&s, most_footless, creature);
+        assert_knees_out(&s, creature);
         assert_eq!(sound(&s), Vec::<String>::new(), "{creature}");
     }
 }
@@ -820,11 +819,7 @@ fn the_last_planted_foot_stays_down_while_others_hang() {
             default_ridges(2, frequency),
             "forward 40s",
         );
-        assert!(
-            s.footless_seconds_max <= 0.2,
-            "{creature}: {} s with no foot down",
-            s.footless_seconds_max
-        );
+        assert_footless_within(&s, 0.2, creature);
         assert_eq!(sound(&s), Vec::<String>::new(), "{creature}");
     }
     let s = common::drive(
@@ -1132,7 +1127,7 @@ fn a_climbers_knee_stays_out_of_a_walls_base() {
         common::shipped_terrain("overhang"),
         "forward 60s",
     );
-    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert_knees_out(&s, "the run");
     assert!(s.penetration_max <= 0.005, "{}", s.penetration_max);
     assert!(s.time_on_ceilings > 5.0, "{}", s.time_on_ceilings);
 }
@@ -1153,7 +1148,7 @@ fn a_leg_crammed_between_its_body_and_a_wall_keeps_its_knees_out_of_the_wall() {
         wall,
         "forward 60s",
     );
-    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert_knees_out(&s, "the run");
     assert_clean_climb(&s);
 }
 
@@ -1212,7 +1207,7 @@ fn a_foot_left_under_the_ceiling_as_the_body_goes_onto_the_roof_comes_round() {
         common::shipped_terrain("overhang"),
         "forward 40s, forward+left 3s, forward 15s",
     );
-    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert_knees_out(&s, "the run");
     // A hanging foot's leg grazes the lintel's edge: 6 mm. (Re-posed from
     // scratch, the tail leg let go under the roof's edge went 0.28 m through
     // it; the guard tries the pose the last step left first.)
@@ -1283,7 +1278,7 @@ fn a_ground_walker_turning_along_a_wall_keeps_its_feet_off_the_face() {
     );
     let s = world.summary(0.0);
     assert_eq!(s.leg_body_intersections, 0);
-    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert_knees_out(&s, "the run");
 }
 
 /// Two walls 0.4 m apart, a slot narrower than a walker's body is long,
@@ -1323,7 +1318,7 @@ fn a_walker_does_not_turn_its_body_into_the_walls_of_a_slot() {
 fn a_climber_under_a_low_slab_keeps_its_feet_on_the_floor() {
     let slab = flat_terrain("slab", &added_box([7.0, 0.85, 0.0], [4.0, 0.3, 20.0]));
     let s = common::drive(common::shipped_creature("octopod"), slab, "forward 40s");
-    assert!(s.joint_clearance_min >= -0.005, "{}", s.joint_clearance_min);
+    assert_knees_out(&s, "the run");
     assert!(s.time_on_walls < 0.5, "on its side {} s", s.time_on_walls);
     assert_clean_climb(&s);
 }
