@@ -858,14 +858,19 @@ impl Creature {
                 .filter(|(_, leg)| pass.is_none_or(|planted| leg.is_grounded() == planted));
             loop {
                 let mut jobs: [Option<LaneJob<'_>>; LANES] = [None, None, None, None];
-                let mut solves: [Option<(usize, Vec3, SolveParams)>; LANES] = [None; LANES];
+                let mut solves: [Option<LegSolve>; LANES] = [None; LANES];
                 let mut count = 0;
                 for (slot, (i, leg)) in jobs.iter_mut().zip(legs.by_ref()) {
                     let (hip, params) = solve_params(spec, body, i);
                     leg.chain.set_root(hip);
                     leg.chain.set_rest_frame(orientation);
                     *slot = Some((&mut leg.chain, leg.solver, leg.foot, params));
-                    solves[count] = Some((i, hip, params));
+                    solves[count] = Some(LegSolve {
+                        leg: i,
+                        hip,
+                        params,
+                        tracked: None,
+                    });
                     count += 1;
                 }
                 if count == 0 {
@@ -873,12 +878,10 @@ impl Creature {
                 }
                 let reports = solve_tracking_lanes(&mut jobs);
                 for (solve, report) in solves[..count].iter().zip(reports) {
-                    if let Some((i, hip, params)) = *solve {
+                    if let Some(solve) = solve {
                         tracked.push(LegSolve {
-                            leg: i,
-                            hip,
-                            params,
                             tracked: report,
+                            ..*solve
                         });
                     }
                 }
