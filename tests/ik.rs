@@ -1390,4 +1390,27 @@ fn lanes_take_chains_of_any_length_and_solver_and_empty_slots() {
         job(leg(), SolverKind::Ccd, [9.0, 0.0, 0.0]),
     ]);
     assert_lanes_match_one_by_one(vec![job(leg(), SolverKind::Ccd, [0.95, -0.38, 0.03])]);
+    // Lanes of a joint count without code of its own (four bones), with a
+    // chain of one bone beside them.
+    let four = || {
+        chain(&[
+            [0.0, 0.0, 0.0],
+            [0.2, 0.2, 0.0],
+            [0.4, 0.25, 0.05],
+            [0.6, 0.1, 0.0],
+            [0.75, -0.2, 0.0],
+        ])
+    };
+    for kind in [SolverKind::Fabrik, SolverKind::Ccd] {
+        assert_lanes_match_one_by_one(vec![
+            job(four(), kind, [0.7, -0.15, 0.05]),
+            job(four(), kind, [0.65, -0.25, -0.1]),
+            job(
+                chain(&[[0.0, 0.0, 0.0], [0.5, 0.0, 0.0]]),
+                kind,
+                [0.0, 0.5, 0.0],
+            ),
+            job(four(), kind, [0.8, -0.1, 0.0]),
+        ]);
+    }
 }

@@ -19,7 +19,7 @@ use glam::Vec3;
 pub const LANES: usize = 4;
 
 /// One coordinate of every joint, a lane per leg.
-type Coordinate = [Vec4; MAX_JOINTS];
+type Coordinate<const N: usize> = [Vec4; N];
 
 /// One chain's solve for [`solve_tracking_lanes`]: the chain, its
 /// solver, its target and the solve's parameters.
@@ -71,6 +71,27 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
             None => {}
         }
     }
+    // Legs of two and three bones, the common ones, get code of their own
+    // joint count: their coordinates stay in registers and every loop
+    // over the joints unrolls.
+    match count {
+        3 => iterate_together::<3>(lanes, together, first, kind, &mut results),
+        4 => iterate_together::<4>(lanes, together, first, kind, &mut results),
+        _ => iterate_together::<MAX_JOINTS>(lanes, together, first, kind, &mut results),
+    }
+    results
+}
+
+/// The lanes marked `together` (`first` among them, whose joint count the
+/// others share: at most `N`) iterated at once, solved by `kind`; each
+/// one's result goes in `results`.
+fn iterate_together<const N: usize>(
+    lanes: &mut [Option<Tracked>; LANES],
+    mut together: [bool; LANES],
+    first: usize,
+    kind: SolverKind,
+    results: &mut [Option<u32>; LANES],
+) {
     // Absent lanes carry a copy of the first, so they compute nothing odd.
     let refs: [&Tracked; LANES] = std::array::from_fn(|l| {
         let lane = if together[l] { l } else { first };
@@ -81,13 +102,16 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
     let gather = |f: fn(&Tracked, usize) -> f32, k: usize| {
         Vec4::new(f(refs[0], k), f(refs[1], k), f(refs[2], k), f(refs[3], k))
     };
+    // A count the code is specialised for is a constant to the compiler.
+    let count = if N < MAX_JOINTS {
+        N
+    } else {
+        refs[0].joint_count
+    };
     let last = count - 1;
-    let (mut x, mut y, mut z): (Coordinate, Coordinate, Coordinate) = (
-        [Vec4::ZERO; MAX_JOINTS],
-        [Vec4::ZERO; MAX_JOINTS],
-        [Vec4::ZERO; MAX_JOINTS],
-    );
-    let mut lengths = [Vec4::ZERO; MAX_JOINTS];
+    let (mut x, mut y, mut z): (Coordinate<N>, Coordinate<N>, Coordinate<N>) =
+        ([Vec4::ZERO; N], [Vec4::ZERO; N], [Vec4::ZERO; N]);
+    let mut lengths = [Vec4::ZERO; N];
     for k in 0..count {
         x[k] = gather(|t, k| t.pose[k].x, k);
         y[k] = gather(|t, k| t.pose[k].y, k);
@@ -104,7 +128,7 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
     let epsilon_sq = gather(|t, _| t.epsilon_sq, 0);
     let budget: [u32; LANES] = std::array::from_fn(|l| refs[l].budget);
 
-    let distance = |x: &Coordinate, y: &Coordinate, z: &Coordinate| {
+    let distance = |x: &Coordinate<N>, y: &Coordinate<N>, z: &Coordinate<N>| {
         let (dx, dy, dz) = (
             x[last] - target[0],
             y[last] - target[1],
@@ -185,16 +209,15 @@ fn iterate_lanes(lanes: &mut [Option<Tracked>; LANES]) -> [Option<u32>; LANES] {
             }
         }
     }
-    results
 }
 
 /// One FABRIK pass in every lane (see `fabrik::pass_f32`, whose
 /// arithmetic this repeats): the lanes where a bone had no direction.
-fn pass(
-    x: &mut Coordinate,
-    y: &mut Coordinate,
-    z: &mut Coordinate,
-    lengths: &Coordinate,
+fn pass<const N: usize>(
+    x: &mut Coordinate<N>,
+    y: &mut Coordinate<N>,
+    z: &mut Coordinate<N>,
+    lengths: &Coordinate<N>,
     target: [Vec4; 3],
     last: usize,
 ) -> BVec4A {
@@ -232,10 +255,10 @@ fn pass(
 /// tracking solve's sweep, whose arithmetic this repeats; the other lanes
 /// keep their poses): the lanes, among `moving`, where a turn would be
 /// within about 0.1° of a half turn.
-fn sweep(
-    x: &mut Coordinate,
-    y: &mut Coordinate,
-    z: &mut Coordinate,
+fn sweep<const N: usize>(
+    x: &mut Coordinate<N>,
+    y: &mut Coordinate<N>,
+    z: &mut Coordinate<N>,
     target: [Vec4; 3],
     epsilon_sq: Vec4,
     moving: BVec4A,
