@@ -233,7 +233,18 @@ pub fn run_with_trace_every(
         out.flush()?;
     }
     let mut summary = world.summary(started.elapsed().as_secs_f64());
-    summary.scene = spec.scene.as_ref().map(|scene| scene.name.clone());
+    if let Some(scene) = &spec.scene {
+        summary.scene = Some(scene.name.clone());
+        // A script reads `kinds` from every scene's summary: one kind's
+        // figures are the whole scene's.
+        if summary.kinds.is_empty() {
+            summary.kinds = vec![summary.clone()];
+        }
+        for (part, kind) in summary.kinds.iter_mut().zip(&scene.kinds) {
+            part.scene = None;
+            part.source = Some(kind.source.clone());
+        }
+    }
     Ok(summary)
 }
 

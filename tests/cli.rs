@@ -23,6 +23,7 @@ fn headless_prints_a_summary_with_every_field() {
     for field in [
         "creature",
         "terrain",
+        "seed",
         "solver",
         "steps",
         "dt",

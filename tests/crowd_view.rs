@@ -39,7 +39,54 @@ fn snapshot_zoo_top_view_following_the_hexapod() {
     app.handle(Action::FollowNext(1));
     app.handle(Action::FollowNext(1));
     assert_eq!(app.world.followed(), 2);
+    // A second of the hexapod's own figures in the panel.
+    for _ in 0..20 {
+        app.advance(0.05);
+    }
     insta::assert_snapshot!(frame(&app, 120, 40));
+}
+
+/// Following another creature while paused: the panel's live rows are its
+/// own at once (its height, its balance, its legs' solves), and its maxima
+/// start afresh, filled by the steps it takes from then on.
+#[test]
+fn a_creature_followed_while_paused_shows_its_own_figures_at_once() {
+    let mut app = zoo();
+    app.handle(Action::TogglePause);
+    // The biped: two legs, never three feet down.
+    app.handle(Action::FollowNext(1));
+    let text = frame(&app, 120, 40);
+    assert!(text.contains("creature biped (2 legs)"), "{text}");
+    assert!(text.contains("balance  <3 down"), "{text}");
+    assert!(text.contains("slip max -  gait viol -"), "{text}");
+    // The hexapod stands on three feet or more.
+    app.handle(Action::FollowNext(1));
+    let text = frame(&app, 120, 40);
+    let live = app.world.live_figures().expect("the zoo has creatures");
+    let margin = live.margin.expect("a hexapod on three feet or more");
+    assert!(margin > 0.05, "{live:?}");
+    assert!(
+        text.contains(&format!("height   {:.3} m", live.body_height)),
+        "{text}"
+    );
+    assert!(text.contains(&format!("balance  {margin:+.3} m")), "{text}");
+    assert!(
+        text.contains(&format!("{:.1} it", live.legs.ik_iterations_mean)),
+        "{text}"
+    );
+    assert_eq!(app.followed.steps, 0);
+    // A terminal too narrow for the panel says which of the six it is.
+    let narrow = frame(&app, 60, 20);
+    assert!(narrow.contains("hexapod 3/6 fabrik"), "{narrow}");
+    // One step later its record holds that step, its own.
+    app.handle(Action::SingleStep);
+    assert_eq!(app.followed.steps, 1);
+    let last = app.world.metrics().last;
+    assert_eq!(app.followed.foot_slip_max, last.foot_slip_max);
+    assert_eq!(
+        last.ik_error_max,
+        skitter::sim::StepFigures::of(&app.world.creatures()[2]).ik_error_max
+    );
 }
 
 #[test]
@@ -177,4 +224,44 @@ fn a_creature_standing_still_keeps_the_same_picture_digest() {
     let before = app.picture_digest();
     app.handle(Action::FollowNext(1));
     assert_ne!(app.picture_digest(), before);
+}
+
+/// The baked playback stands in for one creature walking alone: in a
+/// scene `p` says so and leaves the scene as it is.
+#[test]
+fn the_baked_playback_is_refused_in_a_scene() {
+    let mut app = zoo();
+    app.handle(Action::ToggleBaked);
+    assert!(app.baked.is_none());
+    let notice = app.notice.as_ref().expect("a notice").text.clone();
+    assert!(
+        notice.contains("one creature on its own, not one of 6"),
+        "{notice}"
+    );
+    let text = frame(&app, 120, 40);
+    assert!(text.contains("creature spider (4 legs)"), "{text}");
+}
+
+/// A drive key while following a creature whose kind walks its scene
+/// script takes the kind off the script: `x` stops it, where the keys
+/// were ignored without a word.
+#[test]
+fn a_drive_key_takes_the_followed_kind_off_its_scene_script() {
+    let mut app = zoo();
+    app.handle(Action::FollowNext(1));
+    assert_eq!(app.world.kind_of(app.world.followed()), 1);
+    assert!(app.world.creatures()[1].input.forward > 0.5);
+    app.handle(Action::Stop);
+    let notice = app.notice.as_ref().expect("a notice").text.clone();
+    assert!(
+        notice.contains("the biped left its scene script"),
+        "{notice}"
+    );
+    for _ in 0..10 {
+        app.advance(0.05);
+    }
+    assert_eq!(app.world.creatures()[1].input.forward, 0.0);
+    // The other kinds keep walking their scripts.
+    assert!(app.world.creatures()[0].input.forward > 0.5);
+    assert!(app.world.creatures()[2].input.forward > 0.5);
 }

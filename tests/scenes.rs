@@ -13,7 +13,7 @@ use glam::Vec2;
 use skitter::config::{CREATURES, load_scene, parse_scene};
 use skitter::headless::{self, HeadlessRun, RunLength};
 use skitter::ik::SolverKind;
-use skitter::sim::{Command, Spawn, World};
+use skitter::sim::{Command, Spawn, StepFigures, World};
 use skitter::terrain::Heightfield;
 
 /// The summary as JSON without the fields that time the run.
@@ -160,9 +160,21 @@ fn any_thread_count_gives_the_same_poses_and_figures_to_the_bit() {
             .map(|k| k.foot_slip_max)
             .fold(0.0, f32::max)
     );
-    // The live figures follow creature 41 (a hexapod): its body height.
+    // The live figures follow creature 41 (a hexapod): its own legs'.
     assert_eq!(one.kind_of(41), 1);
-    assert!(one.metrics().last.body_height > 0.0);
+    let own = StepFigures::of(&one.creatures()[41]);
+    let last = one.metrics().last;
+    assert_eq!(
+        (
+            last.ik_iterations_mean,
+            last.ik_error_max,
+            last.foot_slip_max
+        ),
+        (own.ik_iterations_mean, own.ik_error_max, own.foot_slip_max)
+    );
+    let live = one.live_figures().expect("the world has creatures");
+    assert_eq!(live.legs, own);
+    assert!(live.body_height > 0.1 && live.body_height < 0.5, "{live:?}");
 }
 
 #[test]
@@ -786,4 +798,73 @@ fn kinds_of_one_name_are_told_apart_by_their_files() {
         line.contains("(1 spider (a.toml), 1 spider (b.toml), 1 biped)"),
         "{line}"
     );
+    // The summary's kinds say which file each came from.
+    let out = skitter(&[
+        "headless",
+        "--scene",
+        &scene.to_string_lossy(),
+        "--steps",
+        "5",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kinds: Vec<(&str, &str)> = json["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["creature"].as_str().unwrap(),
+                k["source"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("spider", "a.toml"),
+            ("spider", "b.toml"),
+            ("biped", "biped")
+        ]
+    );
+}
+
+/// A scene of one kind still lists it in `kinds` (a script reading every
+/// scene's kinds must not break on the swarm), with the whole scene's
+/// figures; and every summary names the terrain's seed.
+#[test]
+fn a_scene_of_one_kind_lists_it_and_summaries_name_the_seed() {
+    let out = skitter(&[
+        "headless",
+        "--scene",
+        "scenes/swarm.toml",
+        "--steps",
+        "3",
+        "--seed",
+        "11",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["seed"], 11);
+    let kinds = json["kinds"].as_array().unwrap();
+    assert_eq!(kinds.len(), 1);
+    let kind = &kinds[0];
+    assert_eq!(kind["source"], "spider");
+    assert!(kind.get("scene").is_none(), "{kind}");
+    for field in ["count", "foot_steps", "foot_slip_max", "distance", "seed"] {
+        assert_eq!(kind[field], json[field], "{field}");
+    }
+    // Not a scene: no kinds.
+    let out = skitter(&["headless", "--steps", "3"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json.get("kinds").is_none(), "{json}");
+    assert_eq!(json["seed"], 7);
 }

@@ -185,29 +185,138 @@ pub struct Metrics {
     pub ik_repairs: u64,
     /// How the motion looks: accelerations, rates, stability, crossings.
     pub motion: MotionFigures,
-    /// The latest step, for live display.
+    /// The followed creature in the latest step, for live display.
     pub last: StepFigures,
-    step_iterations: u64,
-    step_solves: u64,
     /// The histogram bins of this step's IK errors, for a chunk's tally to
     /// hand on: merging them costs one count per solve, where merging
     /// whole histograms would cost every bin per chunk per step.
     step_error_bins: Vec<u16>,
 }
 
-/// One step's figures over all creatures, for live display (the stats panel).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+/// The followed creature's figures in the latest step, for live display
+/// (the stats panel's maxima since it was followed, its sparklines).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct StepFigures {
-    /// Mean IK iterations per leg solve this step.
+    /// Mean IK iterations of its legs' solves.
     pub ik_iterations_mean: f32,
-    /// Largest IK error this step.
+    /// Largest IK error among its legs.
     pub ik_error_max: f32,
-    /// Legs in the air (all creatures).
-    pub lifted: usize,
-    /// Body height above the surface (first creature).
-    pub body_height: f32,
-    /// Body tilt against the surface normal (first creature), degrees.
-    pub tilt_deg: f32,
+    /// Largest distance a planted foot of its moved from where it was put
+    /// down (0 with none planted).
+    pub foot_slip_max: f32,
+    /// Its stability margin (metres, positive inside its support polygon),
+    /// with three or more feet down.
+    pub margin: Option<f32>,
+    /// Its body's acceleration (m/s²), once it has two steps behind it.
+    pub body_accel: Option<f32>,
+    /// How fast its body tilted (degrees a second), once it has a step
+    /// behind it.
+    pub tilt_rate: Option<f32>,
+    /// Whether its lifted legs broke the gait rule.
+    pub gait_violation: bool,
+}
+
+impl StepFigures {
+    /// What `creature`'s state holds of them: its legs' solves and its
+    /// planted feet's slip (not the motion figures, which need its past).
+    pub fn of(creature: &Creature) -> StepFigures {
+        let legs = &creature.legs;
+        let iterations: u32 = legs.iter().map(|leg| leg.report.iterations).sum();
+        let mut figures = StepFigures {
+            ik_iterations_mean: iterations as f32 / legs.len().max(1) as f32,
+            ..StepFigures::default()
+        };
+        for leg in legs {
+            figures.ik_error_max = max_or_nan(figures.ik_error_max, leg.report.error);
+            if let (true, Some(planted)) = (leg.is_grounded(), leg.planted_end) {
+                figures.foot_slip_max =
+                    max_or_nan(figures.foot_slip_max, leg.chain.end().distance(planted));
+            }
+        }
+        figures
+    }
+}
+
+impl Default for StepFigures {
+    fn default() -> Self {
+        StepFigures {
+            ik_iterations_mean: 0.0,
+            ik_error_max: 0.0,
+            foot_slip_max: 0.0,
+            margin: None,
+            body_accel: None,
+            tilt_rate: None,
+            gait_violation: false,
+        }
+    }
+}
+
+/// The followed creature's figures over the steps since it was followed
+/// (the stats panel's maxima, its share of unstable steps): what the
+/// run's figures are for the whole world, for the creature being watched.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FollowedRecord {
+    /// Steps recorded.
+    pub steps: u64,
+    /// Largest distance a planted foot moved from where it was put down.
+    pub foot_slip_max: f32,
+    /// Largest IK error.
+    pub ik_error_max: f32,
+    /// Largest body acceleration (m/s²).
+    pub body_accel_max: f32,
+    /// Largest body tilt rate (degrees a second).
+    pub tilt_rate_max: f32,
+    /// Steps in which its lifted legs broke the gait rule.
+    pub gait_violations: u64,
+    /// Steps with three or more feet down.
+    pub supported_steps: u64,
+    /// Of those, steps with a negative stability margin.
+    pub unstable_steps: u64,
+}
+
+impl Default for FollowedRecord {
+    fn default() -> Self {
+        FollowedRecord {
+            steps: 0,
+            foot_slip_max: 0.0,
+            ik_error_max: 0.0,
+            body_accel_max: 0.0,
+            tilt_rate_max: 0.0,
+            gait_violations: 0,
+            supported_steps: 0,
+            unstable_steps: 0,
+        }
+    }
+}
+
+impl FollowedRecord {
+    /// Adds one step's figures of the creature.
+    pub fn add(&mut self, step: &StepFigures) {
+        self.steps += 1;
+        self.foot_slip_max = max_or_nan(self.foot_slip_max, step.foot_slip_max);
+        self.ik_error_max = max_or_nan(self.ik_error_max, step.ik_error_max);
+        if let Some(accel) = step.body_accel {
+            self.body_accel_max = max_or_nan(self.body_accel_max, accel);
+        }
+        if let Some(rate) = step.tilt_rate {
+            self.tilt_rate_max = max_or_nan(self.tilt_rate_max, rate);
+        }
+        self.gait_violations += u64::from(step.gait_violation);
+        if let Some(margin) = step.margin {
+            self.supported_steps += 1;
+            self.unstable_steps += u64::from(margin < 0.0);
+        }
+    }
+
+    /// Share of the supported steps that were statically unstable; 0 when
+    /// there were none.
+    pub fn unstable_fraction(&self) -> f64 {
+        if self.supported_steps == 0 {
+            0.0
+        } else {
+            self.unstable_steps as f64 / self.supported_steps as f64
+        }
+    }
 }
 
 impl Metrics {
@@ -245,8 +354,6 @@ impl Metrics {
             ik_repairs: 0,
             motion,
             last: StepFigures::default(),
-            step_iterations: 0,
-            step_solves: 0,
             step_error_bins: Vec::new(),
         }
     }
@@ -282,15 +389,15 @@ impl Metrics {
         terrain: &Heightfield,
         dt: f32,
     ) {
-        self.motion
-            .observe(first, creature, &mut track.motion, dt, terrain.spacing());
+        let motion = self
+            .motion
+            .observe(creature, &mut track.motion, dt, terrain.spacing());
         let terrain = &terrain.at(creature.origin());
         self.foot_steps += u64::from(events.touchdowns);
         self.gait_violations += u64::from(events.gait_violation);
         self.ik_repairs += u64::from(events.ik_repairs);
         self.max_lifted_seen = self.max_lifted_seen.max(events.lifted);
         self.footless_max = max_or_nan(self.footless_max, events.footless_for);
-        self.last.lifted += events.lifted;
         track.odometer += f64::from(events.travelled);
 
         let body = &creature.body;
@@ -355,10 +462,6 @@ impl Metrics {
         self.body_height_samples += 1;
         let tilt = body.up().angle_between(normal).to_degrees();
         self.tilt_error_max_deg = max_or_nan(self.tilt_error_max_deg, tilt);
-        if first {
-            self.last.body_height = height;
-            self.last.tilt_deg = tilt;
-        }
 
         // On open ground, one floor under the normal's y for every knee of
         // the creature (see below), over the rectangle holding them.
@@ -393,7 +496,6 @@ impl Metrics {
             }
             iterations += u64::from(report.iterations);
             self.ik_error_max = max_or_nan(self.ik_error_max, report.error);
-            self.last.ik_error_max = max_or_nan(self.last.ik_error_max, report.error);
             self.step_error_bins.push(LogHistogram::bin(report.error));
             self.bone_error_max = max_or_nan(self.bone_error_max, leg.bone_error);
             // The ground under the last joint (the foot), for the gap below.
@@ -497,9 +599,15 @@ impl Metrics {
         }
         self.ik_iterations += iterations;
         self.ik_solves += creature.legs.len() as u64;
-        self.step_iterations += iterations;
-        self.step_solves += creature.legs.len() as u64;
-        self.last.ik_iterations_mean = self.step_iterations as f32 / self.step_solves.max(1) as f32;
+        if first {
+            self.last = StepFigures {
+                margin: motion.margin,
+                body_accel: motion.body_accel,
+                tilt_rate: motion.tilt_rate,
+                gait_violation: events.gait_violation,
+                ..StepFigures::of(creature)
+            };
+        }
     }
 
     /// The extremes so far that let [`Metrics::observe`] skip a look-up
@@ -549,8 +657,7 @@ impl Metrics {
     /// the same step. Counts and sums add and extremes combine, so merging
     /// the chunks in a fixed order gives the same figures however many
     /// threads measured them. `other_has_first` says the tally holds the
-    /// creature the live display follows; its step figures become `last`,
-    /// and every tally's step totals add into it.
+    /// creature the live display follows: its step figures become `last`.
     pub(super) fn merge_step(&mut self, other: &Metrics, other_has_first: bool) {
         self.foot_steps += other.foot_steps;
         self.gait_violations += other.gait_violations;
@@ -577,24 +684,16 @@ impl Metrics {
         self.tilt_error_max_deg = max_or_nan(self.tilt_error_max_deg, other.tilt_error_max_deg);
         self.nan_count += other.nan_count;
         self.ik_repairs += other.ik_repairs;
-        self.motion.merge(&other.motion, other_has_first);
+        self.motion.merge(&other.motion);
         if other_has_first {
-            self.last.body_height = other.last.body_height;
-            self.last.tilt_deg = other.last.tilt_deg;
+            self.last = other.last;
         }
-        self.last.lifted += other.last.lifted;
-        self.last.ik_error_max = max_or_nan(self.last.ik_error_max, other.last.ik_error_max);
-        self.step_iterations += other.step_iterations;
-        self.step_solves += other.step_solves;
-        self.last.ik_iterations_mean = self.step_iterations as f32 / self.step_solves.max(1) as f32;
     }
 
     /// Starts a step's live figures (`last`), which the step's tallies then
     /// add into.
     pub(super) fn begin_step(&mut self) {
         self.last = StepFigures::default();
-        self.step_iterations = 0;
-        self.step_solves = 0;
     }
 }
 
@@ -615,6 +714,9 @@ pub struct Summary {
     pub creature: String,
     /// Terrain name.
     pub terrain: String,
+    /// The terrain's seed: runs of one terrain file with different
+    /// `--seed`s walk different ground.
+    pub seed: u32,
     /// Solver most legs used at the end (in a world of several kinds,
     /// each kind's, joined by commas in kind order).
     pub solver: String,
@@ -718,8 +820,13 @@ pub struct Summary {
     /// The scene file's name, for a run of a scene.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scene: Option<String>,
-    /// With several kinds of creature, each kind's own figures (the fields
-    /// above are over all of them).
+    /// In a scene's `kinds`, the creature as the scene names it (a
+    /// built-in name or a file): two kinds whose files give the same
+    /// `name` are told apart by it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// In a run of a scene, each kind's own figures (the fields above are
+    /// over all of them; one kind's are the same).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kinds: Vec<Summary>,
 }

@@ -12,8 +12,8 @@ mod world;
 
 pub use clock::FixedStep;
 pub use command::{Command, CommandError};
-pub use metrics::{CreatureTrack, LogHistogram, Metrics, Summary};
-pub use motion::{MotionFigures, MotionMemory};
+pub use metrics::{CreatureTrack, FollowedRecord, LogHistogram, Metrics, StepFigures, Summary};
+pub use motion::{CreatureMotion, MotionFigures, MotionMemory, stability_margin};
 pub use pace::{Pace, fastest_kept_speed, flat_ground_pace, round_down_significant};
 pub use timeline::{Cue, Timeline};
-pub use world::{DEFAULT_DT, Kind, Spawn, ThreadsError, World};
+pub use world::{DEFAULT_DT, Kind, LiveFigures, Spawn, ThreadsError, World};

@@ -61,9 +61,6 @@ pub struct MotionFigures {
     pub leg_crossings: u64,
     /// Creature-steps in which a leg passed through the body box.
     pub leg_body_intersections: u64,
-    /// Latest stability margin of the first creature (NaN when it had fewer
-    /// than three feet down), for live display.
-    pub last_margin: f32,
     hull: ConvexHull,
     projected: Vec<Vec2>,
 }
@@ -87,7 +84,6 @@ impl MotionFigures {
             unstable_steps: 0,
             leg_crossings: 0,
             leg_body_intersections: 0,
-            last_margin: f32::NAN,
             hull: ConvexHull::default(),
             projected: Vec::new(),
         }
@@ -116,8 +112,7 @@ impl MotionFigures {
 
     /// Adds another tally's figures (a chunk of creatures measured apart):
     /// maxima, minima and counts, so the order of merging does not matter.
-    /// The live margin comes from whichever tally saw the first creature.
-    pub fn merge(&mut self, other: &MotionFigures, other_has_first: bool) {
+    pub fn merge(&mut self, other: &MotionFigures) {
         self.body_accel_max = max_or_nan(self.body_accel_max, other.body_accel_max);
         self.tilt_rate_max = max_or_nan(self.tilt_rate_max, other.tilt_rate_max);
         self.foot_speed_max = max_or_nan(self.foot_speed_max, other.foot_speed_max);
@@ -128,22 +123,24 @@ impl MotionFigures {
         self.unstable_steps += other.unstable_steps;
         self.leg_crossings += other.leg_crossings;
         self.leg_body_intersections += other.leg_body_intersections;
-        if other_has_first {
-            self.last_margin = other.last_margin;
-        }
     }
 
     /// Records a creature after a step of `dt` seconds on a terrain of grid
-    /// `spacing`, against its `memory` of the previous steps; `first` marks
-    /// the creature whose margin the live display shows.
+    /// `spacing`, against its `memory` of the previous steps: what this
+    /// step's figures were for it alone (for the live display of the
+    /// followed creature).
     pub fn observe(
         &mut self,
-        first: bool,
         creature: &Creature,
         memory: &mut MotionMemory,
         dt: f32,
         spacing: f32,
-    ) {
+    ) -> CreatureMotion {
+        let mut own = CreatureMotion {
+            margin: None,
+            body_accel: None,
+            tilt_rate: None,
+        };
         let body = &creature.body;
         // The leg solve checked each final pose against the body box.
         if creature.legs.iter().any(|leg| leg.enters_body) {
@@ -152,27 +149,13 @@ impl MotionFigures {
         if legs_cross(&creature.legs, LEG_GAP) {
             self.leg_crossings += 1;
         }
-        let margin = support_margin(
-            body.position,
-            body.up(),
-            creature.support_points(
-                creature
-                    .legs
-                    .iter()
-                    .filter(|leg| leg.is_grounded())
-                    .map(|leg| leg.chain.end()),
-            ),
-            &mut self.hull,
-            &mut self.projected,
-        );
+        let margin = stability_margin(creature, &mut self.hull, &mut self.projected);
         if let Some(margin) = margin {
             self.supported_steps += 1;
             self.unstable_steps += u64::from(margin < 0.0);
             self.stability_margin_min = min_or_nan(self.stability_margin_min, margin);
         }
-        if first {
-            self.last_margin = margin.unwrap_or(f32::NAN);
-        }
+        own.margin = margin;
 
         if memory.depth > 0 {
             // The creature's frame may have moved by whole cells since.
@@ -191,10 +174,12 @@ impl MotionFigures {
             let up = body.up();
             let tilt = rate(up.angle_between(memory.up).to_degrees());
             self.tilt_rate_max = max_or_nan(self.tilt_rate_max, tilt);
+            own.tilt_rate = Some(tilt);
             if memory.depth > 1 {
                 let accel =
                     (body.position - 2.0 * memory.body[0] + memory.body[1]).length() / (dt * dt);
                 self.body_accel_max = max_or_nan(self.body_accel_max, accel);
+                own.body_accel = Some(accel);
             }
             for ((leg, end), grounded) in
                 creature.legs.iter().zip(&memory.ends).zip(&memory.grounded)
@@ -225,5 +210,44 @@ impl MotionFigures {
             *end = leg.chain.end();
             *grounded = leg.is_grounded();
         }
+        own
     }
+}
+
+/// One creature's motion figures in one step (see
+/// [`MotionFigures::observe`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CreatureMotion {
+    /// Its stability margin, with three or more feet down.
+    pub margin: Option<f32>,
+    /// Its body's acceleration (m/s²), once it has two steps behind it.
+    pub body_accel: Option<f32>,
+    /// How fast its body tilted (degrees a second), once it has a step
+    /// behind it.
+    pub tilt_rate: Option<f32>,
+}
+
+/// `creature`'s stability margin (metres, positive inside): how far inside
+/// the support polygon of its planted feet (where they stand, not where
+/// they were put) its body's centre stands, with three or more down.
+/// `hull` and `projected` lend the storage.
+pub fn stability_margin(
+    creature: &Creature,
+    hull: &mut ConvexHull,
+    projected: &mut Vec<Vec2>,
+) -> Option<f32> {
+    let body = &creature.body;
+    support_margin(
+        body.position,
+        body.up(),
+        creature.support_points(
+            creature
+                .legs
+                .iter()
+                .filter(|leg| leg.is_grounded())
+                .map(|leg| leg.chain.end()),
+        ),
+        hull,
+        projected,
+    )
 }

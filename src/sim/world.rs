@@ -7,9 +7,11 @@ use std::sync::Arc;
 use glam::{DVec2, Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::metrics::{Bounds, CreatureTrack};
+use super::metrics::{Bounds, CreatureTrack, StepFigures};
+use super::motion::stability_margin;
 use super::{Command, CommandError, Metrics, Summary};
 use crate::creature::{Creature, CreatureSpec, Crowding, DriveInput, KindShared};
+use crate::geometry::ConvexHull;
 use crate::ik::SolverKind;
 use crate::terrain::{GridOrigin, Heightfield};
 
@@ -406,6 +408,24 @@ impl World {
         &self.metrics
     }
 
+    /// How the followed creature stands now (none in a world without
+    /// creatures).
+    pub fn live_figures(&self) -> Option<LiveFigures> {
+        let creature = self.creatures.get(self.followed)?;
+        let body = &creature.body;
+        let (height, normal) = self
+            .terrain
+            .at(creature.origin())
+            .distance_and_normal(body.position);
+        let (mut hull, mut projected) = (ConvexHull::default(), Vec::new());
+        Some(LiveFigures {
+            body_height: height,
+            tilt_deg: body.up().angle_between(normal).to_degrees(),
+            margin: stability_margin(creature, &mut hull, &mut projected),
+            legs: StepFigures::of(creature),
+        })
+    }
+
     /// The solver most legs of the followed creature use.
     pub fn solver(&self) -> SolverKind {
         self.creatures
@@ -743,6 +763,7 @@ impl World {
         Summary {
             creature: self.spec().name.clone(),
             terrain: self.terrain.spec().name.clone(),
+            seed: self.terrain.spec().seed,
             solver: self.solver().to_string(),
             count,
             steps: m.steps,
@@ -814,6 +835,7 @@ impl World {
                 0.0
             },
             scene: None,
+            source: None,
             kinds: Vec::new(),
         }
     }
@@ -823,4 +845,20 @@ impl World {
 /// stays NaN.
 fn finite_or_zero(min: f32) -> f32 {
     if min.is_infinite() { 0.0 } else { min }
+}
+
+/// How the followed creature stands now, worked out afresh from its state
+/// (see [`World::live_figures`]): the stats panel's live rows, right for
+/// a creature just followed, before any step has measured it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LiveFigures {
+    /// Body height above the surface under it (metres).
+    pub body_height: f32,
+    /// Angle between the body's up and the surface's normal under it
+    /// (degrees).
+    pub tilt_deg: f32,
+    /// Its stability margin, with three or more feet down.
+    pub margin: Option<f32>,
+    /// Its legs' solves and its planted feet's slip.
+    pub legs: StepFigures,
 }

@@ -14,7 +14,7 @@ use crate::ik::SolverKind;
 use crate::lab::LabError;
 use crate::lab::baked::{Playback, record_spec};
 use crate::render::{Camera, ViewKind};
-use crate::sim::{Command, CommandError, FixedStep, Spawn, Timeline, World};
+use crate::sim::{Command, CommandError, FixedStep, FollowedRecord, Spawn, Timeline, World};
 use crate::terrain::{Heightfield, TerrainSpec};
 use crate::text::{MESSAGE_MAX_CHARS, VALUE_MAX_CHARS, printable};
 
@@ -248,6 +248,9 @@ pub struct App {
     /// The baked spider, when it is shown instead of the IK one (which
     /// then waits where it was).
     pub baked: Option<Playback>,
+    /// The followed creature's figures since it was followed (the stats
+    /// panel's maxima).
+    pub followed: FollowedRecord,
 }
 
 /// Simulation rates relative to real time (`[` and `]` step through them).
@@ -296,6 +299,7 @@ impl App {
             rate: SIM_REAL_TIME,
             kind_scripts: Vec::new(),
             baked: None,
+            followed: FollowedRecord::default(),
         };
         app.apply_forced_solver();
         app.watch = FileWatch::new(app.sources.files());
@@ -424,7 +428,7 @@ impl App {
         let next = (self.world.followed() as isize + step).rem_euclid(count as isize) as usize;
         self.world.follow(next);
         self.camera.follow = true;
-        self.gait_history.clear();
+        self.forget_followed();
         let kind = self.world.kind_of(next);
         let name = self.world.kinds()[kind].spec().name.clone();
         self.notify(format!(
@@ -463,6 +467,12 @@ impl App {
                 self.help_scroll = self.help_scroll.saturating_add_signed(step).min(limit);
                 return;
             }
+        }
+        if matches!(
+            action,
+            Action::Faster | Action::Slower | Action::Turn(_) | Action::Stop
+        ) {
+            self.take_followed_off_script();
         }
         match action {
             Action::Faster => self.set_throttle(self.throttle + THROTTLE_STEP),
@@ -544,8 +554,17 @@ impl App {
             }
             Action::ToggleBaked => {
                 let name = self.creature_name();
+                let count = self.world.creatures().len();
                 if self.baked.take().is_some() {
+                    self.forget_followed();
                     self.notify(format!("the IK {name}, where it was"));
+                } else if count > 1 {
+                    // The clip stands in for one creature walking alone:
+                    // among others it would hide them, and follow none.
+                    self.notify(format!(
+                        "the baked playback shows one creature on its own, not one of {count}: \
+                         try `skitter run --creature {name}`"
+                    ));
                 } else if let Err(e) = self.show_baked() {
                     self.notify_error(format!("cannot record the baked {name}'s clip: {e}"));
                 }
@@ -557,6 +576,31 @@ impl App {
             }
             Action::Quit => self.quit = true,
         }
+    }
+
+    /// A drive key pressed while following a creature whose kind walks a
+    /// scene script: the kind leaves its script for the keys (as a key
+    /// overrides `--drive`), starting from the creature's own throttle and
+    /// rudder.
+    fn take_followed_off_script(&mut self) {
+        let kind = self.world.kind_of(self.world.followed());
+        let Some(slot) = self.kind_scripts.get_mut(kind) else {
+            return;
+        };
+        if slot.take().is_none() {
+            return;
+        }
+        if let Some(creature) = self.world.followed_creature() {
+            self.throttle = creature.input.forward;
+            self.turn = creature.input.turn;
+        }
+        let name = self.creature_name();
+        let count = self.world.kinds()[kind].creatures().len();
+        self.notify(if count == 1 {
+            format!("the {name} left its scene script: the keys drive it")
+        } else {
+            format!("the {count} {name}s left their scene script: the keys drive them")
+        });
     }
 
     fn set_throttle(&mut self, throttle: f32) {
@@ -612,9 +656,7 @@ impl App {
         self.world.follow(followed);
         self.kind_scripts.clear();
         self.clock.reset();
-        self.iterations_history.clear();
-        self.gait_history.clear();
-        self.error_history.clear();
+        self.forget_followed();
         self.apply_forced_solver();
         self.send_drive();
         // The baked spider follows the scene: a new clip from the new
@@ -686,7 +728,10 @@ impl App {
             match load_seeded_scene(&path, self.sources.seed) {
                 Ok(scene) => {
                     self.show_scene(&scene);
-                    self.notify(format!("reloaded scene {}", scene.name));
+                    self.notify(format!(
+                        "reloaded scene {}: every creature from its start",
+                        scene.name
+                    ));
                 }
                 Err(e) => {
                     self.notify_error(format!("reload failed, keeping the running scene: {e}"))
@@ -852,6 +897,36 @@ impl App {
         }
     }
 
+    /// Starts the followed creature's record afresh (another is followed,
+    /// or the world was rebuilt): its maxima, its sparklines, and its gait
+    /// diagram from where its feet are now.
+    fn forget_followed(&mut self) {
+        self.followed = FollowedRecord::default();
+        self.iterations_history.clear();
+        self.error_history.clear();
+        self.gait_history.clear();
+        self.record_gait();
+    }
+
+    /// Adds which of the followed creature's feet are in the air to the
+    /// gait diagram.
+    fn record_gait(&mut self) {
+        let Some(creature) = self.world.followed_creature() else {
+            return;
+        };
+        let lifted = creature
+            .legs
+            .iter()
+            .enumerate()
+            .fold(0u64, |bits, (i, leg)| {
+                bits | (u64::from(!leg.is_grounded()) << i.min(63))
+            });
+        if self.gait_history.len() == GAIT_HISTORY {
+            self.gait_history.pop_front();
+        }
+        self.gait_history.push_back(lifted);
+    }
+
     /// Runs `steps` simulation steps and records the figures for the sparklines.
     pub fn step_world(&mut self, steps: u32) {
         if steps == 0 {
@@ -866,17 +941,8 @@ impl App {
             self.cue_script();
             self.cue_kind_scripts();
             self.world.step();
-            if self.gait_history.len() == GAIT_HISTORY {
-                self.gait_history.pop_front();
-            }
-            let lifted = self.world.creatures()[self.world.followed()]
-                .legs
-                .iter()
-                .enumerate()
-                .fold(0u64, |bits, (i, leg)| {
-                    bits | (u64::from(!leg.is_grounded()) << i.min(63))
-                });
-            self.gait_history.push_back(lifted);
+            self.followed.add(&self.world.metrics().last);
+            self.record_gait();
         }
         let cost = started.elapsed().as_secs_f64() / f64::from(steps);
         self.step_cost = if self.step_cost > 0.0 {

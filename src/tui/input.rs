@@ -87,9 +87,15 @@ pub const KEYS: &[(&str, &str)] = &[
     ("+/-", "zoom in / out"),
     ("h/j/k/l", "pan left / down / up / right"),
     ("f", "follow the creature on / off"),
-    ("r", "reload creature and terrain files"),
+    (
+        "r",
+        "reload creature and terrain files (a scene starts again)",
+    ),
     ("g", "generate: new terrain seed"),
-    ("p", "baked spider: a played clip, no IK (feet float) / IK"),
+    (
+        "p",
+        "baked spider: a played clip, no IK (feet float) / IK; alone only",
+    ),
     (
         "1-9 Tab",
         "inspect a leg of the followed creature (0 closes)",

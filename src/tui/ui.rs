@@ -12,6 +12,7 @@ use super::app::{App, Notice, sanitize};
 use super::input::{KEYS, WALKING_NOTE};
 use crate::creature::LegPhase;
 use crate::render::{BakedFigure, Grid, Ink, ViewKind, render_pixels, render_view, render_walker};
+use crate::sim::StepFigures;
 
 /// Smallest terminal the viewer draws into.
 pub const MIN_WIDTH: u16 = 40;
@@ -28,7 +29,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         name: "skitter",
         min: (MIN_WIDTH, MIN_HEIGHT),
         notice: app.notice.as_ref(),
-        hints: HINTS,
+        hints: if app.world.creatures().len() > 1 {
+            SCENE_HINTS
+        } else {
+            HINTS
+        },
         help: app.show_help.then_some((
             (KEYS, WALKING_NOTE),
             5,
@@ -94,7 +99,12 @@ pub(super) fn draw_screen(
     draw_notice(frame, notice, chrome.notice, notice_lines);
     frame.render_widget(hint_bar(chrome.hints, area.width), hints);
     if let Some((text, spare, title, scroll)) = chrome.help {
-        draw_help(frame, area, text, spare, title, scroll);
+        // Over everything but the hint bar, which says how to close it.
+        let above_hints = Rect {
+            height: area.height - hints.height,
+            ..area
+        };
+        draw_help(frame, above_hints, text, spare, title, scroll);
     }
 }
 
@@ -359,6 +369,12 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let spec = world.spec();
     let followed = world.followed();
     let creature = &world.creatures()[followed];
+    // Worked out afresh from the creature's state: right for one just
+    // followed, before a step has measured it.
+    let Some(live) = world.live_figures() else {
+        return;
+    };
+    let record = &app.followed;
     let terrain = world.terrain().spec();
     // Signed: walking backwards shows a negative speed.
     let speed = creature.body.velocity.dot(creature.body.forward());
@@ -467,7 +483,7 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
         lines.extend([
             label(
                 "height",
-                format!("{:.3} m  tilt {:.1}°", m.last.body_height, m.last.tilt_deg),
+                format!("{:.3} m  tilt {:.1}°", live.body_height, live.tilt_deg),
             ),
             label(
                 "lifted",
@@ -482,28 +498,39 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
                     }
                 ),
             ),
+            // Its maxima since it was followed (the whole run's, with one
+            // creature; none yet right after another was followed): a
+            // scene's whole figures are the summary's.
             label(
                 "slip max",
-                format!(
-                    "{}  gait viol {}",
-                    millimetres(m.foot_slip_max),
-                    m.gait_violations
-                ),
+                if record.steps == 0 {
+                    "-  gait viol -".into()
+                } else {
+                    format!(
+                        "{}  gait viol {}",
+                        millimetres(record.foot_slip_max),
+                        record.gait_violations
+                    )
+                },
             ),
             label(
                 "IK",
                 format!(
                     "{:.1} it  err {}",
-                    m.last.ik_iterations_mean,
-                    micrometres(m.last.ik_error_max)
+                    live.legs.ik_iterations_mean,
+                    micrometres(live.legs.ik_error_max)
                 ),
             ),
             label(
                 "motion",
-                format!(
-                    "max {:.1} m/s²  {:.0}°/s",
-                    m.motion.body_accel_max, m.motion.tilt_rate_max
-                ),
+                if record.steps == 0 {
+                    "max -".into()
+                } else {
+                    format!(
+                        "max {:.1} m/s²  {:.0}°/s",
+                        record.body_accel_max, record.tilt_rate_max
+                    )
+                },
             ),
         ]);
         if !app.world.terrain().shapes().is_empty() {
@@ -544,17 +571,15 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
         lines.extend([
             label(
                 "balance",
-                if m.motion.last_margin.is_nan() {
-                    format!(
+                match live.margin {
+                    None => format!(
                         "<3 down  unstable {:.1}%",
-                        100.0 * m.motion.unstable_fraction()
-                    )
-                } else {
-                    format!(
-                        "{:+.3} m  unstable {:.1}%",
-                        m.motion.last_margin,
-                        100.0 * m.motion.unstable_fraction()
-                    )
+                        100.0 * record.unstable_fraction()
+                    ),
+                    Some(margin) => format!(
+                        "{margin:+.3} m  unstable {:.1}%",
+                        100.0 * record.unstable_fraction()
+                    ),
                 },
             ),
             Line::from(Span::styled(
@@ -760,11 +785,18 @@ const GAIT_STEPS_PER_COLUMN: usize = 3;
 /// the creature), for the one line terminals too narrow for the panel get.
 fn status_line(app: &App) -> Vec<String> {
     let world = &app.world;
-    let m = world.metrics();
     let creature = &world.creatures()[world.followed()];
+    let live = StepFigures::of(creature);
     let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
+    let count = world.creatures().len();
+    // In a scene, which of its creatures this is.
+    let which = if count > 1 {
+        format!(" {}/{count}", world.followed() + 1)
+    } else {
+        String::new()
+    };
     let mut fields = vec![format!(
-        "{} {}",
+        "{}{which} {}",
         sanitize(&world.spec().name),
         world.solver()
     )];
@@ -776,10 +808,10 @@ fn status_line(app: &App) -> Vec<String> {
         format!("up {lifted}/{}", creature.legs.len()),
         format!(
             "IK {:.1}it {}",
-            m.last.ik_iterations_mean,
-            micrometres(m.last.ik_error_max)
+            live.ik_iterations_mean,
+            micrometres(live.ik_error_max)
         ),
-        format!("slip {}", millimetres(m.foot_slip_max)),
+        format!("slip {}", millimetres(app.followed.foot_slip_max)),
     ]);
     fields
 }
@@ -800,6 +832,24 @@ const HINTS: &[(&str, &str)] = &[
     ("hjkl", "pan"),
     ("f", "follow"),
     ("p", "baked"),
+];
+
+/// [`HINTS`] for a world of several creatures: which one is followed
+/// comes before the views, and the baked spider (one creature alone) goes.
+const SCENE_HINTS: &[(&str, &str)] = &[
+    ("?", "help"),
+    ("q", "quit"),
+    ("n/m", "next/previous creature"),
+    ("w/s", "speed"),
+    ("a/d", "turn"),
+    ("x", "stop"),
+    ("space", "pause"),
+    ("i", "solver"),
+    ("v", "view"),
+    ("o", "overview"),
+    ("+/-", "zoom"),
+    ("hjkl", "pan"),
+    ("f", "follow"),
 ];
 
 /// A bar of (key, what) hints, as many as fit in `width` columns.
@@ -889,14 +939,17 @@ fn wrap_words(text: &str, width: u16) -> Vec<String> {
 /// viewer draws on (the narrowest wraps the most): where scrolling stops.
 pub(super) fn help_scroll_limit(keys: &[(&str, &str)], note: &str) -> u16 {
     let rows = help_lines(keys, note, help_width(MIN_WIDTH)).len() as u16;
-    // The smallest terminal's box shows all but this many.
-    let shown = MIN_HEIGHT.saturating_sub(4);
+    // The smallest terminal's box shows all but this many: its border
+    // and a row free above and below it, over the rows above the hint bar.
+    let shown = MIN_HEIGHT.saturating_sub(5);
     rows.saturating_sub(shown)
 }
 
 /// The key help overlay: one line per (keys, what), then `note`, in a box
 /// titled `title` over the middle of `area`, with `spare` rows beyond one a
-/// line for the border and the note's wrapping.
+/// line for the border and the note's wrapping. A row of `area` stays
+/// clear above and below the box (the bottom one is a narrow terminal's
+/// status line).
 fn draw_help(
     frame: &mut Frame<'_>,
     area: Rect,
