@@ -353,7 +353,18 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
         ),
         (
             "[[creatures]]\ncreature = \"hexapod\"\nsolver = \"two-bone\"\n",
-            &[":3:10:", "creatures[0].solver", "two-bone"],
+            &[":3:10:", "creatures[0].solver: the scene asks for two-bone"],
+        ),
+        // A solver a drive script cannot use: at its item, the field named
+        // once.
+        (
+            "[[creatures]]\ncreature = \"spider\"\ndrive = \"forward 2s, solver two-bone\"\n",
+            &[":3:22:", "creatures[0].drive: the script asks for two-bone"],
+        ),
+        // Too wide to stand in: the message gives the bound.
+        (
+            "[[creatures]]\ncreature = \"spider\"\ncount = 4\narea = [1e12, 1e12]\n",
+            &[":4:8:", "creatures[0].area", "at most 1000000"],
         ),
         (
             "[[creatures]]\ncreature = \"spider\"\nheading = 1000\n",
@@ -399,6 +410,23 @@ fn every_bad_key_of_a_scene_is_reported_at_once() {
             (Some(3), "seed".to_string()),
             (Some(6), "creatures[0].colour".to_string()),
             (Some(8), "creatures[1].creature".to_string()),
+        ],
+        "{err}"
+    );
+}
+
+/// A bad place and a bad heading of one kind are both reported, in file
+/// order (the heading alone was, though it comes later).
+#[test]
+fn a_bad_place_and_a_bad_heading_are_both_reported() {
+    let text = "terrain = \"flat\"\n[[creatures]]\ncreature = \"spider\"\n\
+                at = [nan, 0.0]\nheading = inf\n";
+    let err = parse_scene("scene.toml", text).unwrap_err();
+    assert_eq!(
+        common::error_places(&err),
+        vec![
+            (Some(4), "creatures[0].at".to_string()),
+            (Some(5), "creatures[0].heading".to_string()),
         ],
         "{err}"
     );

@@ -252,11 +252,13 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
         let creature = super::load_creature(&resolve(entry.creature.get_ref()))
             .inspect(|_| read(&resolve(entry.creature.get_ref())))
             .map_err(|e| referenced(&entry.creature, &field("creature"), e))?;
-        let heading = match &entry.heading {
-            Some(value) => check.number_in(value, -360.0, 360.0, &field("heading"), "degrees")?,
-            None => 0.0,
+        // A bad heading and a bad place are both reported (in file order):
+        // the places are worked out facing +x meanwhile.
+        let heading_checked = match &entry.heading {
+            Some(value) => check.number_in(value, -360.0, 360.0, &field("heading"), "degrees"),
+            None => Ok(0.0),
         };
-        let heading = (heading as f32).to_radians();
+        let heading = (*heading_checked.as_ref().unwrap_or(&0.0) as f32).to_radians();
         let point = |value: [f64; 2], span: std::ops::Range<usize>, key: &str| {
             if value
                 .iter()
@@ -274,67 +276,70 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
             }
         };
         let footprint = 2.0 * creature.footprint_radius();
-        let spots: Vec<(Vec2, f32)> = if let Some(positions) = &entry.positions {
-            for (key, present) in [
-                ("count", entry.count.is_some()),
-                ("at", entry.at.is_some()),
-                ("area", entry.area.is_some()),
-            ] {
-                if present {
+        let spots = (|| -> Result<Vec<(Vec2, f32)>, ConfigError> {
+            Ok(if let Some(positions) = &entry.positions {
+                for (key, present) in [
+                    ("count", entry.count.is_some()),
+                    ("at", entry.at.is_some()),
+                    ("area", entry.area.is_some()),
+                ] {
+                    if present {
+                        return Err(check.at(
+                            positions,
+                            field("positions"),
+                            format!("lists where each creature starts, so it goes without `{key}`"),
+                        ));
+                    }
+                }
+                if positions.get_ref().is_empty() {
                     return Err(check.at(
                         positions,
                         field("positions"),
-                        format!("lists where each creature starts, so it goes without `{key}`"),
+                        "must list at least one [x, z]",
                     ));
                 }
-            }
-            if positions.get_ref().is_empty() {
-                return Err(check.at(
-                    positions,
-                    field("positions"),
-                    "must list at least one [x, z]",
-                ));
-            }
-            positions
-                .get_ref()
-                .iter()
-                .map(|p| point(p.0, positions.span(), "positions").map(|at| (at, heading)))
-                .collect::<Result<_, _>>()?
-        } else {
-            let count = match &entry.count {
-                Some(value) => {
-                    check.int_in(value, 1, MAX_SCENE_CREATURES as i64, &field("count"))? as usize
-                }
-                None => 1,
-            };
-            let centre = match &entry.at {
-                Some(value) => point(value.get_ref().0, value.span(), "at")?,
-                None => Vec2::ZERO,
-            };
-            match &entry.area {
-                None => grid(count, centre, tight_spacing(&creature), heading),
-                Some(value) => {
-                    let [w, d] = value.get_ref().0;
-                    if !(w.is_finite()
-                        && d.is_finite()
-                        && w > 0.0
-                        && d > 0.0
-                        && w.max(d) <= MAX_SCENE_OFFSET)
-                    {
-                        return Err(check.at(
-                            value,
-                            field("area"),
-                            format!(
-                                "must be two positive numbers [x, z] in metres, got {}",
-                                super::fields::Numbers(&[w, d])
-                            ),
-                        ));
+                positions
+                    .get_ref()
+                    .iter()
+                    .map(|p| point(p.0, positions.span(), "positions").map(|at| (at, heading)))
+                    .collect::<Result<_, _>>()?
+            } else {
+                let count = match &entry.count {
+                    Some(value) => {
+                        check.int_in(value, 1, MAX_SCENE_CREATURES as i64, &field("count"))?
+                            as usize
                     }
-                    let (columns, rows) = grid_shape(count, w / d);
-                    let (dx, dz) = (w / columns as f64, d / rows as f64);
-                    if dx.min(dz) < f64::from(footprint) {
-                        let side = f64::from(footprint) * (count as f64).sqrt().ceil();
-                        return Err(check.at(
+                    None => 1,
+                };
+                let centre = match &entry.at {
+                    Some(value) => point(value.get_ref().0, value.span(), "at")?,
+                    None => Vec2::ZERO,
+                };
+                match &entry.area {
+                    None => grid(count, centre, tight_spacing(&creature), heading),
+                    Some(value) => {
+                        let [w, d] = value.get_ref().0;
+                        if !(w.is_finite()
+                            && d.is_finite()
+                            && w > 0.0
+                            && d > 0.0
+                            && w.max(d) <= MAX_SCENE_OFFSET)
+                        {
+                            return Err(check.at(
+                                value,
+                                field("area"),
+                                format!(
+                                    "must be two positive numbers [x, z] in metres, each at most \
+                                 {MAX_SCENE_OFFSET}, got {}",
+                                    super::fields::Numbers(&[w, d])
+                                ),
+                            ));
+                        }
+                        let (columns, rows) = grid_shape(count, w / d);
+                        let (dx, dz) = (w / columns as f64, d / rows as f64);
+                        if dx.min(dz) < f64::from(footprint) {
+                            let side = f64::from(footprint) * (count as f64).sqrt().ceil();
+                            return Err(check.at(
                             value,
                             field("area"),
                             format!(
@@ -345,18 +350,28 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
                                 dx.min(dz)
                             ),
                         ));
+                        }
+                        (0..count)
+                            .map(|n| {
+                                let cell = Vec2::new(
+                                    ((n % columns) as f64 + 0.5 - columns as f64 * 0.5) as f32
+                                        * dx as f32,
+                                    ((n / columns) as f64 + 0.5 - rows as f64 * 0.5) as f32
+                                        * dz as f32,
+                                );
+                                (centre + cell, heading)
+                            })
+                            .collect()
                     }
-                    (0..count)
-                        .map(|n| {
-                            let cell = Vec2::new(
-                                ((n % columns) as f64 + 0.5 - columns as f64 * 0.5) as f32
-                                    * dx as f32,
-                                ((n / columns) as f64 + 0.5 - rows as f64 * 0.5) as f32 * dz as f32,
-                            );
-                            (centre + cell, heading)
-                        })
-                        .collect()
                 }
+            })
+        })();
+        let spots = match (heading_checked, spots) {
+            (Ok(_), Ok(spots)) => spots,
+            (heading, spots) => {
+                let errors = [heading.err(), spots.err()].into_iter().flatten().collect();
+                // At least one of the two failed: this never gives `None`.
+                return Err(ConfigError::combine(errors).expect("an error"));
             }
         };
         total += spots.len();
@@ -374,7 +389,7 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
                     .parse::<SolverKind>()
                     .map_err(|e| check.at(value, field("solver"), e.to_string()))?;
                 creature
-                    .check_solver(kind, &field("solver"))
+                    .check_solver(kind, "the scene")
                     .map_err(|message| check.at(value, field("solver"), message))?;
                 Some(kind)
             }
@@ -404,16 +419,26 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
             }
             (None, None) => None,
         };
-        for kind in script.iter().flat_map(Script::solvers) {
-            creature
-                .check_solver(kind, &field("drive"))
-                .map_err(|message| {
-                    check.at_opt(
-                        entry.drive.as_ref().or(entry.script.as_ref()),
-                        field("drive"),
-                        message,
-                    )
-                })?;
+        // A solver the script switches to is refused at its item.
+        for (kind, (line, column)) in script.iter().flat_map(Script::solver_items) {
+            let Err(message) = creature.check_solver(kind, "the script") else {
+                continue;
+            };
+            let at_item = |file: String| ConfigError {
+                line: Some(line),
+                column: Some(column),
+                ..ConfigError::whole_file(file, message.clone())
+            };
+            return Err(match (&entry.drive, &entry.script) {
+                (Some(drive), _) => {
+                    inline_script_errors(&check, drive, &field("drive"), at_item(field("drive")))
+                }
+                (None, Some(path)) => {
+                    referenced(path, &field("script"), at_item(resolve(path.get_ref())))
+                }
+                // A script comes from `drive` or `script`.
+                (None, None) => at_item(name.to_string()),
+            });
         }
         kinds.push((
             entry,

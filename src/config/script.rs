@@ -127,6 +127,18 @@ impl Script {
         Ok(())
     }
 
+    /// The solvers the script switches to, each with the line and column
+    /// (1-based) of its item in the script's text.
+    pub fn solver_items(&self) -> impl Iterator<Item = (SolverKind, (usize, usize))> + '_ {
+        self.steps
+            .iter()
+            .zip(&self.origin.places)
+            .filter_map(|(s, place)| match s.action {
+                ScriptAction::SetSolver(kind) => Some((kind, *place)),
+                _ => None,
+            })
+    }
+
     /// Every solver the script switches to, in order.
     pub fn solvers(&self) -> impl Iterator<Item = SolverKind> + '_ {
         self.steps.iter().filter_map(|s| match s.action {
