@@ -66,6 +66,13 @@ pub fn run(
         script.check_solvers(app.world.spec())?;
         app.play(script);
     }
+    let count = app.world.creatures().len();
+    if baked && count > 1 {
+        return Err(Failure::BadInput(format!(
+            "--baked plays one creature's recorded walk on its own; this scene holds {count} \
+             creatures: use --creature NAME without --scene"
+        )));
+    }
     if baked {
         app.show_baked()
             .map_err(|e| Failure::Other(format!("cannot record the baked spider's clip: {e}")))?;

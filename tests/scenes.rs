@@ -589,6 +589,8 @@ fn the_cli_runs_scenes_and_refuses_what_does_not_go_with_them() {
         ][..],
         &["headless", "--threads", "0"][..],
         &["headless", "--scene", "scenes/nowhere.toml"][..],
+        // The baked clip is one creature alone.
+        &["run", "--scene", "scenes/zoo.toml", "--baked"][..],
     ] {
         let out = skitter(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
