@@ -265,3 +265,20 @@ fn a_drive_key_takes_the_followed_kind_off_its_scene_script() {
     assert!(app.world.creatures()[0].input.forward > 0.5);
     assert!(app.world.creatures()[2].input.forward > 0.5);
 }
+
+/// `g` in a scene starts it again on new ground with its kinds on their
+/// scripts (a rebuild where they stood had left them to the keys, which
+/// stood them still).
+#[test]
+fn a_new_seed_in_a_scene_keeps_its_scripts() {
+    let mut app = zoo();
+    let seed = app.world.terrain().spec().seed;
+    app.handle(Action::NewSeed);
+    assert_eq!(app.world.terrain().spec().seed, seed.wrapping_add(1));
+    for _ in 0..10 {
+        app.advance(0.05);
+    }
+    for creature in app.world.creatures() {
+        assert!(creature.input.forward > 0.5, "{:?}", creature.input);
+    }
+}

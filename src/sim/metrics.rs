@@ -185,7 +185,8 @@ pub struct Metrics {
     pub ik_repairs: u64,
     /// How the motion looks: accelerations, rates, stability, crossings.
     pub motion: MotionFigures,
-    /// The followed creature in the latest step, for live display.
+    /// The followed creature in the latest step, for live display (the
+    /// default in a kind's metrics when another kind holds it).
     pub last: StepFigures,
     /// The histogram bins of this step's IK errors, for a chunk's tally to
     /// hand on: merging them costs one count per solve, where merging
@@ -690,8 +691,8 @@ impl Metrics {
         }
     }
 
-    /// Starts a step's live figures (`last`), which the step's tallies then
-    /// add into.
+    /// Starts a step's live figures (`last`): the tally holding the
+    /// followed creature replaces them.
     pub(super) fn begin_step(&mut self) {
         self.last = StepFigures::default();
     }

@@ -227,8 +227,8 @@ pub struct App {
     pub notice: Option<Notice>,
     /// Mean IK iterations per frame, for the sparkline.
     pub iterations_history: VecDeque<f32>,
-    /// The first creature's legs in the air (bit per leg, at most 64 legs)
-    /// after each of the last `GAIT_HISTORY` steps: the gait diagram.
+    /// The followed creature's legs in the air (bit per leg, at most 64
+    /// legs) after each of the last `GAIT_HISTORY` steps: the gait diagram.
     pub gait_history: VecDeque<u64>,
     /// Wall time one world step takes, seconds (smoothed; 0 before the
     /// first): what [`STEP_BUDGET`] is shared out by.
@@ -556,7 +556,12 @@ impl App {
                 let name = self.creature_name();
                 let count = self.world.creatures().len();
                 if self.baked.take().is_some() {
-                    self.forget_followed();
+                    // The IK creature waited: its record stands; the
+                    // sparklines and gait diagram held the clip's.
+                    self.iterations_history.clear();
+                    self.error_history.clear();
+                    self.gait_history.clear();
+                    self.record_gait();
                     self.notify(format!("the IK {name}, where it was"));
                 } else if count > 1 {
                     // The clip stands in for one creature walking alone:
@@ -579,9 +584,9 @@ impl App {
     }
 
     /// A drive key pressed while following a creature whose kind walks a
-    /// scene script: the kind leaves its script for the keys (as a key
-    /// overrides `--drive`), starting from the creature's own throttle and
-    /// rudder.
+    /// scene script: the kind leaves its script (until the scene is
+    /// reloaded) and joins the kinds the keys drive, at their throttle and
+    /// rudder; the key then acts on them all.
     fn take_followed_off_script(&mut self) {
         let kind = self.world.kind_of(self.world.followed());
         let Some(slot) = self.kind_scripts.get_mut(kind) else {
@@ -589,10 +594,6 @@ impl App {
         };
         if slot.take().is_none() {
             return;
-        }
-        if let Some(creature) = self.world.followed_creature() {
-            self.throttle = creature.input.forward;
-            self.turn = creature.input.turn;
         }
         let name = self.creature_name();
         let count = self.world.kinds()[kind].creatures().len();
@@ -717,8 +718,17 @@ impl App {
         // Kept as if given with `--seed`: saving an edited file, or `r`,
         // reloads onto the ground the author chose, not the file's.
         self.sources.seed = Some(terrain.seed);
-        let spawns = self.world.spawns();
-        self.rebuild(spawns, &terrain);
+        if self.sources.scene.is_some() {
+            // A scene starts again on the new ground, its kinds on their
+            // scripts (a rebuild of where they stood dropped the scripts).
+            self.reload();
+            if self.notice.as_ref().is_some_and(|n| n.is_error) {
+                return;
+            }
+        } else {
+            let spawns = self.world.spawns();
+            self.rebuild(spawns, &terrain);
+        }
         self.notify(format!(
             "terrain {} with seed {}",
             terrain.name, terrain.seed
@@ -800,7 +810,7 @@ impl App {
             MAX_CATCH_UP
         };
         let due = due.min(affordable);
-        if self.step_cost > 0.0 {
+        if self.step_cost > 0.0 || self.baked.is_some() || due == 0 {
             self.step_world(due);
             return due;
         }
@@ -809,12 +819,13 @@ impl App {
         let started = std::time::Instant::now();
         let mut done = 0;
         while done < due {
-            self.step_world(1);
+            self.run_steps(1);
             done += 1;
             if started.elapsed().as_secs_f64() > STEP_BUDGET {
                 break;
             }
         }
+        self.sample_sparklines();
         done
     }
 
@@ -952,6 +963,13 @@ impl App {
             self.step_baked(steps);
             return;
         }
+        self.run_steps(steps);
+        self.sample_sparklines();
+    }
+
+    /// Runs `steps` (at least one) world steps, recording the followed
+    /// creature's figures and gait and what a step costs.
+    fn run_steps(&mut self, steps: u32) {
         let started = std::time::Instant::now();
         for _ in 0..steps {
             self.cue_script();
@@ -960,12 +978,17 @@ impl App {
             self.followed.add(&self.world.metrics().last);
             self.record_gait();
         }
-        let cost = started.elapsed().as_secs_f64() / f64::from(steps);
+        let cost = started.elapsed().as_secs_f64() / f64::from(steps.max(1));
         self.step_cost = if self.step_cost > 0.0 {
             0.8 * self.step_cost + 0.2 * cost
         } else {
             cost
         };
+    }
+
+    /// The sparklines' sample for a frame: the followed creature's last
+    /// step.
+    fn sample_sparklines(&mut self) {
         let last = self.world.metrics().last;
         push_bounded(&mut self.iterations_history, last.ik_iterations_mean);
         push_bounded(&mut self.error_history, last.ik_error_max);
@@ -1089,6 +1112,36 @@ mod tests {
             steps + 2,
             "no paused time was replayed"
         );
+    }
+
+    #[test]
+    fn a_frame_adds_one_sparkline_sample_however_many_steps_it_runs() {
+        let mut app = app();
+        // The first frame: the step's cost is not known yet, so it steps
+        // one at a time within the budget (all 30 due, on any machine
+        // that steps a spider in under 1.6 ms).
+        app.advance(1.0);
+        let steps = app.world.metrics().steps;
+        assert!((1..=30).contains(&steps), "{steps}");
+        assert_eq!(app.iterations_history.len(), 1);
+        assert_eq!(app.followed.steps, steps);
+        app.advance(0.05);
+        assert_eq!(app.iterations_history.len(), 2);
+    }
+
+    #[test]
+    fn the_baked_spider_leaves_the_ik_creatures_record_as_it_was() {
+        let mut app = app();
+        run_frames(&mut app, 1.0);
+        let record = app.followed;
+        assert!(record.steps >= 119, "{record:?}");
+        app.handle(Action::ToggleBaked);
+        assert!(app.baked.is_some());
+        run_frames(&mut app, 0.5);
+        app.handle(Action::ToggleBaked);
+        assert!(app.baked.is_none());
+        assert_eq!(app.followed, record);
+        assert!(app.iterations_history.is_empty());
     }
 
     #[test]

@@ -368,10 +368,9 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let m = world.metrics();
     let spec = world.spec();
     let followed = world.followed();
-    let creature = &world.creatures()[followed];
     // Worked out afresh from the creature's state: right for one just
     // followed, before a step has measured it.
-    let Some(live) = world.live_figures() else {
+    let (Some(creature), Some(live)) = (world.followed_creature(), world.live_figures()) else {
         return;
     };
     let record = &app.followed;
@@ -537,6 +536,13 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             // A solid world: time off the floor, and how near the body,
             // the knees and the bones came to the solid.
             let creatures = app.world.creatures().len().max(1) as f64;
+            if creatures > 1.0 {
+                // Unlike the rows above, these are the whole scene's.
+                lines.push(Line::from(Span::styled(
+                    " over every creature:",
+                    Style::new().fg(Color::DarkGray),
+                )));
+            }
             let clearance = |min: f32| {
                 if min.is_finite() {
                     format!("{:.0} mm", min * 1000.0)
@@ -811,7 +817,11 @@ fn status_line(app: &App) -> Vec<String> {
             live.ik_iterations_mean,
             micrometres(live.ik_error_max)
         ),
-        format!("slip {}", millimetres(app.followed.foot_slip_max)),
+        if app.followed.steps == 0 {
+            "slip -".to_string()
+        } else {
+            format!("slip {}", millimetres(app.followed.foot_slip_max))
+        },
     ]);
     fields
 }
