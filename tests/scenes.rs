@@ -397,38 +397,35 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
 
 /// A scene's first bad key hid the rest (an entry's unknown `colour` hid
 /// an unknown top-level `seed`): every one is reported, each in its place.
-#[test]
-fn every_bad_key_of_a_scene_is_reported_at_once() {
-    let text = "name = 3\nterrain = \"hills\"\nseed = 3\n\
-                [[creatures]]\ncreature = \"spider\"\ncolour = \"red\"\n\
-                [[creatures]]\ncreature = 4\n";
+/// `text`'s errors, as (line, field) in the order reported.
+fn assert_error_places(text: &str, wanted: &[(usize, &str)]) {
     let err = parse_scene("scene.toml", text).unwrap_err();
-    assert_eq!(
-        common::error_places(&err),
-        vec![
-            (Some(1), "name".to_string()),
-            (Some(3), "seed".to_string()),
-            (Some(6), "creatures[0].colour".to_string()),
-            (Some(8), "creatures[1].creature".to_string()),
-        ],
-        "{err}"
-    );
+    let wanted: Vec<(Option<usize>, String)> = wanted
+        .iter()
+        .map(|(line, field)| (Some(*line), field.to_string()))
+        .collect();
+    assert_eq!(common::error_places(&err), wanted, "{err}");
 }
 
-/// A bad place and a bad heading of one kind are both reported, in file
-/// order (the heading alone was, though it comes later).
 #[test]
-fn a_bad_place_and_a_bad_heading_are_both_reported() {
-    let text = "terrain = \"flat\"\n[[creatures]]\ncreature = \"spider\"\n\
-                at = [nan, 0.0]\nheading = inf\n";
-    let err = parse_scene("scene.toml", text).unwrap_err();
-    assert_eq!(
-        common::error_places(&err),
-        vec![
-            (Some(4), "creatures[0].at".to_string()),
-            (Some(5), "creatures[0].heading".to_string()),
+fn every_bad_key_of_a_scene_is_reported_at_once() {
+    assert_error_places(
+        "name = 3\nterrain = \"hills\"\nseed = 3\n\
+         [[creatures]]\ncreature = \"spider\"\ncolour = \"red\"\n\
+         [[creatures]]\ncreature = 4\n",
+        &[
+            (1, "name"),
+            (3, "seed"),
+            (6, "creatures[0].colour"),
+            (8, "creatures[1].creature"),
         ],
-        "{err}"
+    );
+    // A bad place and a bad heading of one kind, in file order (the
+    // heading alone was reported, though it comes later).
+    assert_error_places(
+        "terrain = \"flat\"\n[[creatures]]\ncreature = \"spider\"\n\
+         at = [nan, 0.0]\nheading = inf\n",
+        &[(4, "creatures[0].at"), (5, "creatures[0].heading")],
     );
 }
 
@@ -556,9 +553,20 @@ fn skitter(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The JSON summary of a run of the binary that must succeed.
+fn summary_of_run(args: &[&str]) -> serde_json::Value {
+    let out = skitter(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn the_cli_runs_scenes_and_refuses_what_does_not_go_with_them() {
-    let out = skitter(&[
+    let json = summary_of_run(&[
         "headless",
         "--scene",
         "scenes/zoo.toml",
@@ -567,12 +575,6 @@ fn the_cli_runs_scenes_and_refuses_what_does_not_go_with_them() {
         "--threads",
         "2",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["scene"], "zoo");
     assert_eq!(json["count"], 6);
     assert_eq!(json["kinds"].as_array().unwrap().len(), 6);
@@ -829,19 +831,13 @@ fn kinds_of_one_name_are_told_apart_by_their_files() {
         "{line}"
     );
     // The summary's kinds say which file each came from.
-    let out = skitter(&[
+    let json = summary_of_run(&[
         "headless",
         "--scene",
         &scene.to_string_lossy(),
         "--steps",
         "5",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let kinds: Vec<(&str, &str)> = json["kinds"]
         .as_array()
         .unwrap()
@@ -868,7 +864,7 @@ fn kinds_of_one_name_are_told_apart_by_their_files() {
 /// figures; and every summary names the terrain's seed.
 #[test]
 fn a_scene_of_one_kind_lists_it_and_summaries_name_the_seed() {
-    let out = skitter(&[
+    let json = summary_of_run(&[
         "headless",
         "--scene",
         "scenes/swarm.toml",
@@ -877,12 +873,6 @@ fn a_scene_of_one_kind_lists_it_and_summaries_name_the_seed() {
         "--seed",
         "11",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["seed"], 11);
     let kinds = json["kinds"].as_array().unwrap();
     assert_eq!(kinds.len(), 1);
@@ -893,8 +883,7 @@ fn a_scene_of_one_kind_lists_it_and_summaries_name_the_seed() {
         assert_eq!(kind[field], json[field], "{field}");
     }
     // Not a scene: no kinds.
-    let out = skitter(&["headless", "--steps", "3"]);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = summary_of_run(&["headless", "--steps", "3"]);
     assert!(json.get("kinds").is_none(), "{json}");
     assert_eq!(json["seed"], 7);
 }

@@ -25,15 +25,21 @@ const STATS_MIN_TERMINAL_WIDTH: u16 = 96;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    let scene = app.world.creatures().len() > 1;
+    let hints: Vec<(&str, &str)> = HINTS
+        .iter()
+        .filter(|(.., shown)| match shown {
+            HintFor::Any => true,
+            HintFor::Scene => scene,
+            HintFor::Alone => !scene,
+        })
+        .map(|&(key, what, _)| (key, what))
+        .collect();
     let chrome = Chrome {
         name: "skitter",
         min: (MIN_WIDTH, MIN_HEIGHT),
         notice: app.notice.as_ref(),
-        hints: if app.world.creatures().len() > 1 {
-            SCENE_HINTS
-        } else {
-            HINTS
-        },
+        hints: &hints,
         help: app.show_help.then_some((
             (KEYS, WALKING_NOTE),
             5,
@@ -827,40 +833,33 @@ fn status_line(app: &App) -> Vec<String> {
 }
 
 /// The viewer's hint bar, most useful keys first: help and quit before
-/// anything else, so a narrow terminal still says how to leave.
-const HINTS: &[(&str, &str)] = &[
-    ("?", "help"),
-    ("q", "quit"),
-    ("w/s", "speed"),
-    ("a/d", "turn"),
-    ("x", "stop"),
-    ("space", "pause"),
-    ("i", "solver"),
-    ("v", "view"),
-    ("o", "overview"),
-    ("+/-", "zoom"),
-    ("hjkl", "pan"),
-    ("f", "follow"),
-    ("p", "baked"),
+/// anything else, so a narrow terminal still says how to leave; in a
+/// scene, which creature is followed before the rest.
+const HINTS: &[(&str, &str, HintFor)] = &[
+    ("?", "help", HintFor::Any),
+    ("q", "quit", HintFor::Any),
+    ("n/m", "next/previous creature", HintFor::Scene),
+    ("w/s", "speed", HintFor::Any),
+    ("a/d", "turn", HintFor::Any),
+    ("x", "stop", HintFor::Any),
+    ("space", "pause", HintFor::Any),
+    ("i", "solver", HintFor::Any),
+    ("v", "view", HintFor::Any),
+    ("o", "overview", HintFor::Any),
+    ("+/-", "zoom", HintFor::Any),
+    ("hjkl", "pan", HintFor::Any),
+    ("f", "follow", HintFor::Any),
+    ("p", "baked", HintFor::Alone),
 ];
 
-/// [`HINTS`] for a world of several creatures: which one is followed
-/// comes before the views, and the baked spider (one creature alone) goes.
-const SCENE_HINTS: &[(&str, &str)] = &[
-    ("?", "help"),
-    ("q", "quit"),
-    ("n/m", "next/previous creature"),
-    ("w/s", "speed"),
-    ("a/d", "turn"),
-    ("x", "stop"),
-    ("space", "pause"),
-    ("i", "solver"),
-    ("v", "view"),
-    ("o", "overview"),
-    ("+/-", "zoom"),
-    ("hjkl", "pan"),
-    ("f", "follow"),
-];
+/// Which worlds a hint is shown for.
+enum HintFor {
+    Any,
+    /// Worlds of several creatures.
+    Scene,
+    /// A creature on its own (the baked spider stands in for one).
+    Alone,
+}
 
 /// A bar of (key, what) hints, as many as fit in `width` columns.
 fn hint_bar(hints: &[(&str, &str)], width: u16) -> Paragraph<'static> {
