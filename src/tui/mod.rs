@@ -133,6 +133,32 @@ pub fn run_recorded(app: App, cast: std::fs::File) -> io::Result<()> {
     result
 }
 
+/// Steps a second as the viewer really runs them: a frame's steps over
+/// the time from its start to the next frame's (its stepping, drawing and
+/// wait). Measured at the frame's own start, a frame's steps over the
+/// frame before's time read a world that takes 0.46 s a step, stepped
+/// once in a frame after a 50 ms one, as twenty steps a second.
+#[derive(Debug, Default)]
+struct StepRate {
+    /// The steps of the frame before, unless it was paused (or there was
+    /// none).
+    previous: Option<u64>,
+}
+
+impl StepRate {
+    /// At a frame's start, `elapsed` seconds after the frame before's: that
+    /// frame's steps a second, when it ran unpaused.
+    fn measure(&mut self, elapsed: f64) -> Option<f64> {
+        let steps = self.previous.take()?;
+        (elapsed > 0.0).then(|| steps as f64 / elapsed)
+    }
+
+    /// This frame ran `steps` (none to count while `paused`).
+    fn ran(&mut self, steps: u64, paused: bool) {
+        self.previous = (!paused).then_some(steps);
+    }
+}
+
 fn smooth(old: f64, new: f64) -> f64 {
     if old == 0.0 {
         new
@@ -151,14 +177,19 @@ fn event_loop<B: Backend<Error = io::Error>>(
     let mut deadline = last;
     // What was last drawn, and when; None forces the next draw.
     let mut drawn: Option<(u64, Instant)> = None;
+    let mut step_rate = StepRate::default();
     loop {
         let frame_start = Instant::now();
         let elapsed = frame_start.duration_since(last).as_secs_f64();
         last = frame_start;
+        if let Some(rate) = step_rate.measure(elapsed) {
+            let timings = screen.timings();
+            timings.steps_per_second = smooth(timings.steps_per_second, rate);
+        }
         let steps = screen.advance(elapsed);
+        step_rate.ran(steps, screen.paused());
         if elapsed > 0.0 && !screen.paused() {
             let timings = screen.timings();
-            timings.steps_per_second = smooth(timings.steps_per_second, steps as f64 / elapsed);
             timings.frame_ms = smooth(timings.frame_ms, elapsed * 1000.0);
         }
         let digest = screen.picture_digest();
@@ -206,5 +237,29 @@ fn event_loop<B: Backend<Error = io::Error>>(
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frames_steps_are_rated_over_the_time_until_the_next_frame() {
+        let mut rate = StepRate::default();
+        // Nothing before the first frame.
+        assert_eq!(rate.measure(0.0), None);
+        // One step of a world that takes 0.46 s a step, in a frame that
+        // started 50 ms after the one before: one step over its 0.46 s.
+        rate.ran(1, false);
+        assert_eq!(rate.measure(0.46), Some(1.0 / 0.46));
+        rate.ran(2, false);
+        assert_eq!(rate.measure(0.02), Some(100.0));
+        // A paused frame runs nothing to rate, and neither does the next.
+        rate.ran(0, true);
+        assert_eq!(rate.measure(0.25), None);
+        assert_eq!(rate.measure(0.25), None);
+        rate.ran(2, false);
+        assert_eq!(rate.measure(0.0), None);
     }
 }
