@@ -243,27 +243,43 @@ fn the_baked_playback_is_refused_in_a_scene() {
 }
 
 /// A drive key while following a creature whose kind walks its scene
-/// script takes the kind off the script: `x` stops it, where the keys
-/// were ignored without a word.
+/// script takes the kind off the script (the keys were ignored without a
+/// word). The first kind to leave keeps its own pace as the keys' start
+/// (`w` on a creature at full speed left it at half); a later one joins
+/// the kinds on the keys, and the notice names them.
 #[test]
 fn a_drive_key_takes_the_followed_kind_off_its_scene_script() {
     let mut app = zoo();
     app.handle(Action::FollowNext(1));
     assert_eq!(app.world.kind_of(app.world.followed()), 1);
-    assert!(app.world.creatures()[1].input.forward > 0.5);
-    app.handle(Action::Stop);
+    assert_eq!(app.world.creatures()[1].input.forward, 1.0);
+    app.handle(Action::Faster);
     let notice = app.notice.as_ref().expect("a notice").text.clone();
-    assert!(
-        notice.contains("the biped left its scene script"),
-        "{notice}"
-    );
+    assert_eq!(notice, "the biped left its scene script: the keys drive it");
+    for _ in 0..10 {
+        app.advance(0.05);
+    }
+    assert_eq!(app.world.creatures()[1].input.forward, 1.0);
+    app.handle(Action::Stop);
     for _ in 0..10 {
         app.advance(0.05);
     }
     assert_eq!(app.world.creatures()[1].input.forward, 0.0);
     // The other kinds keep walking their scripts.
-    assert!(app.world.creatures()[0].input.forward > 0.5);
-    assert!(app.world.creatures()[2].input.forward > 0.5);
+    assert_eq!(app.world.creatures()[0].input.forward, 1.0);
+    assert_eq!(app.world.creatures()[2].input.forward, 1.0);
+    // The hexapod joins the biped on the keys.
+    app.handle(Action::FollowNext(1));
+    app.handle(Action::Turn(1.0));
+    let notice = app.notice.as_ref().expect("a notice").text.clone();
+    assert_eq!(
+        notice,
+        "the hexapod left its scene script: the keys drive it with the biped"
+    );
+    app.advance(0.05);
+    assert_eq!(app.world.creatures()[2].input.forward, 0.0);
+    assert_eq!(app.world.creatures()[2].input.turn, 1.0);
+    assert_eq!(app.world.creatures()[3].input.forward, 1.0);
 }
 
 /// `g` in a scene starts it again on new ground with its kinds on their

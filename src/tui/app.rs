@@ -585,23 +585,44 @@ impl App {
 
     /// A drive key pressed while following a creature whose kind walks a
     /// scene script: the kind leaves its script (until the scene is
-    /// reloaded) and joins the kinds the keys drive, at their throttle and
-    /// rudder; the key then acts on them all.
+    /// reloaded) for the keys, and the key then acts on every kind they
+    /// drive. The first kind to leave takes the keys from its creature's
+    /// own throttle and rudder (`w` on a creature walking at full speed
+    /// keeps it there; `a` turns it as it walks); a later one joins the
+    /// kinds already on the keys, at their throttle, and the notice names
+    /// them.
     fn take_followed_off_script(&mut self) {
         let kind = self.world.kind_of(self.world.followed());
+        let on_keys: Vec<usize> = (0..self.world.kinds().len())
+            .filter(|&k| k != kind && self.kind_scripts.get(k).is_none_or(Option::is_none))
+            .collect();
         let Some(slot) = self.kind_scripts.get_mut(kind) else {
             return;
         };
         if slot.take().is_none() {
             return;
         }
+        if on_keys.is_empty()
+            && let Some(creature) = self.world.followed_creature()
+        {
+            self.throttle = creature.input.forward;
+            self.turn = creature.input.turn;
+        }
         let name = self.creature_name();
         let count = self.world.kinds()[kind].creatures().len();
-        self.notify(if count == 1 {
+        let mut text = if count == 1 {
             format!("the {name} left its scene script: the keys drive it")
         } else {
             format!("the {count} {name}s left their scene script: the keys drive them")
-        });
+        };
+        if !on_keys.is_empty() {
+            let names: Vec<String> = on_keys
+                .iter()
+                .map(|&k| self.world.kinds()[k].spec().name.clone())
+                .collect();
+            text.push_str(&format!(" with the {}", names.join(", the ")));
+        }
+        self.notify(text);
     }
 
     fn set_throttle(&mut self, throttle: f32) {
@@ -634,7 +655,12 @@ impl App {
             match self.world.apply(Command::SetSolver(kind)) {
                 Ok(()) => {
                     self.forced_solver = Some(kind);
-                    self.notify(format!("solver: {kind}"));
+                    let count = self.world.creatures().len();
+                    self.notify(if count > 1 {
+                        format!("solver: {kind}, for all {count} creatures (kept when the scene reloads)")
+                    } else {
+                        format!("solver: {kind}")
+                    });
                     return;
                 }
                 Err(CommandError::SolverRefused { refused, legs, .. }) if refused == legs => {

@@ -581,19 +581,17 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ]);
         }
         lines.extend([
-            label(
-                "balance",
+            label("balance", {
+                let unstable = if record.steps == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}%", 100.0 * record.unstable_fraction())
+                };
                 match live.margin {
-                    None => format!(
-                        "<3 down  unstable {:.1}%",
-                        100.0 * record.unstable_fraction()
-                    ),
-                    Some(margin) => format!(
-                        "{margin:+.3} m  unstable {:.1}%",
-                        100.0 * record.unstable_fraction()
-                    ),
-                },
-            ),
+                    None => format!("<3 down  unstable {unstable}"),
+                    Some(margin) => format!("{margin:+.3} m  unstable {unstable}"),
+                }
+            }),
             Line::from(Span::styled(
                 " leg          state it    error",
                 Style::new().fg(Color::DarkGray),
