@@ -107,6 +107,13 @@ fn the_help_scrolls_on_a_small_terminal() {
     }
     let end = frame(&app, 40, 12);
     assert!(end.contains("hold."), "the note's last words: {end}");
+    // Home and End go to the ends, PageUp and PageDown by six rows.
+    app.handle(Action::ScrollHelp(i32::MIN));
+    assert_eq!(frame(&app, 40, 12), first);
+    app.handle(Action::ScrollHelp(6));
+    assert!(frame(&app, 40, 12).contains("keys 7–13/"));
+    app.handle(Action::ScrollHelp(i32::MAX));
+    assert_eq!(frame(&app, 40, 12), end);
     app.handle(Action::Faster);
     assert_ne!(frame(&app, 40, 12), end);
     // Closing and opening starts again at the top.

@@ -93,6 +93,8 @@ pub enum Action {
     Reload,
     /// Show or hide the key help.
     ToggleHelp,
+    /// Scroll the open help by this many rows (a page, or to an end).
+    ScrollHelp(i32),
     /// Leave.
     Quit,
 }
@@ -460,10 +462,12 @@ impl App {
             let scroll = match action {
                 Action::Faster | Action::Pan(Vec2 { y: 1.0, .. }) => Some(-1),
                 Action::Slower | Action::Pan(Vec2 { y: -1.0, .. }) => Some(1),
+                Action::ScrollHelp(rows) => Some(rows),
                 _ => None,
             };
             if let Some(step) = scroll {
                 let limit = super::ui::help_scroll_limit(KEYS, WALKING_NOTE);
+                let step = step.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
                 self.help_scroll = self.help_scroll.saturating_add_signed(step).min(limit);
                 return;
             }
@@ -579,6 +583,8 @@ impl App {
                 self.show_help = !self.show_help;
                 self.help_scroll = 0;
             }
+            // Page keys mean nothing with the help closed.
+            Action::ScrollHelp(_) => {}
             Action::Quit => self.quit = true,
         }
     }

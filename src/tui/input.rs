@@ -8,11 +8,14 @@ use super::app::Action;
 /// Zoom factor per press of + or -.
 const ZOOM_STEP: f32 = 1.25;
 
+/// Rows the help scrolls per PageUp or PageDown: the smallest terminal's
+/// box shows seven.
+const HELP_PAGE: i32 = 6;
+
 /// The action a key press asks for, if any.
 ///
 /// Letter keys mean the same in either case (`w` and `W`, with or without
 /// Shift or Caps Lock), so no letter has a second meaning behind Shift.
-/// Kept free for later features: `n`, digits, `[`, `]` and Tab.
 pub fn action_for(key: KeyEvent) -> Option<Action> {
     let action = match pressed(key)? {
         KeyCode::Char('w') | KeyCode::Up => Action::Faster,
@@ -44,6 +47,10 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('n') => Action::FollowNext(1),
         KeyCode::Char('m') => Action::FollowNext(-1),
         KeyCode::Char('?') | KeyCode::F(1) => Action::ToggleHelp,
+        KeyCode::PageUp => Action::ScrollHelp(-HELP_PAGE),
+        KeyCode::PageDown => Action::ScrollHelp(HELP_PAGE),
+        KeyCode::Home => Action::ScrollHelp(i32::MIN),
+        KeyCode::End => Action::ScrollHelp(i32::MAX),
         KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
         _ => return None,
     };
@@ -102,7 +109,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("[/]", "slow motion / fast forward (0.25x to 4x)"),
     ("n/m", "follow the next / previous creature (in a scene)"),
-    ("?", "this help"),
+    ("?", "this help (↑/↓, PgUp/PgDn, Home/End scroll it)"),
     ("q/Esc", "quit"),
 ];
 
@@ -223,6 +230,14 @@ pub(super) mod tests {
             Some(Action::Inspect(None))
         );
         assert_eq!(action_for(key(KeyCode::Tab)), Some(Action::InspectNext));
+        for (code, rows) in [
+            (KeyCode::PageUp, -HELP_PAGE),
+            (KeyCode::PageDown, HELP_PAGE),
+            (KeyCode::Home, i32::MIN),
+            (KeyCode::End, i32::MAX),
+        ] {
+            assert_eq!(action_for(key(code)), Some(Action::ScrollHelp(rows)));
+        }
     }
 
     #[test]
