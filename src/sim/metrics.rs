@@ -5,7 +5,7 @@ use crate::math::{max_or_nan, min_or_nan};
 use glam::Vec2;
 use serde::Serialize;
 
-use super::motion::{MotionFigures, MotionMemory};
+use super::motion::{CreatureMotion, MotionFigures, MotionMemory, unstable_share};
 use crate::creature::{Creature, StepEvents};
 use crate::terrain::Heightfield;
 
@@ -196,7 +196,7 @@ pub struct Metrics {
 
 /// The followed creature's figures in the latest step, for live display
 /// (the stats panel's maxima since it was followed, its sparklines).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct StepFigures {
     /// Mean IK iterations of its legs' solves.
     pub ik_iterations_mean: f32,
@@ -205,16 +205,10 @@ pub struct StepFigures {
     /// Largest distance a planted foot of its moved from where it was put
     /// down (0 with none planted).
     pub foot_slip_max: f32,
-    /// Its stability margin (metres, positive inside its support polygon),
-    /// with three or more feet down.
-    pub margin: Option<f32>,
-    /// Its body's acceleration (m/s²), once it has two steps behind it.
-    pub body_accel: Option<f32>,
-    /// How fast its body tilted (degrees a second), once it has a step
-    /// behind it.
-    pub tilt_rate: Option<f32>,
     /// Whether its lifted legs broke the gait rule.
     pub gait_violation: bool,
+    /// Its margin, body acceleration and tilt rate.
+    pub motion: CreatureMotion,
 }
 
 impl StepFigures {
@@ -238,24 +232,10 @@ impl StepFigures {
     }
 }
 
-impl Default for StepFigures {
-    fn default() -> Self {
-        StepFigures {
-            ik_iterations_mean: 0.0,
-            ik_error_max: 0.0,
-            foot_slip_max: 0.0,
-            margin: None,
-            body_accel: None,
-            tilt_rate: None,
-            gait_violation: false,
-        }
-    }
-}
-
 /// The followed creature's figures over the steps since it was followed
 /// (the stats panel's maxima, its share of unstable steps): what the
 /// run's figures are for the whole world, for the creature being watched.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct FollowedRecord {
     /// Steps recorded.
     pub steps: u64,
@@ -275,35 +255,20 @@ pub struct FollowedRecord {
     pub unstable_steps: u64,
 }
 
-impl Default for FollowedRecord {
-    fn default() -> Self {
-        FollowedRecord {
-            steps: 0,
-            foot_slip_max: 0.0,
-            ik_error_max: 0.0,
-            body_accel_max: 0.0,
-            tilt_rate_max: 0.0,
-            gait_violations: 0,
-            supported_steps: 0,
-            unstable_steps: 0,
-        }
-    }
-}
-
 impl FollowedRecord {
     /// Adds one step's figures of the creature.
     pub fn add(&mut self, step: &StepFigures) {
         self.steps += 1;
         self.foot_slip_max = max_or_nan(self.foot_slip_max, step.foot_slip_max);
         self.ik_error_max = max_or_nan(self.ik_error_max, step.ik_error_max);
-        if let Some(accel) = step.body_accel {
+        if let Some(accel) = step.motion.body_accel {
             self.body_accel_max = max_or_nan(self.body_accel_max, accel);
         }
-        if let Some(rate) = step.tilt_rate {
+        if let Some(rate) = step.motion.tilt_rate {
             self.tilt_rate_max = max_or_nan(self.tilt_rate_max, rate);
         }
         self.gait_violations += u64::from(step.gait_violation);
-        if let Some(margin) = step.margin {
+        if let Some(margin) = step.motion.margin {
             self.supported_steps += 1;
             self.unstable_steps += u64::from(margin < 0.0);
         }
@@ -312,11 +277,7 @@ impl FollowedRecord {
     /// Share of the supported steps that were statically unstable; 0 when
     /// there were none.
     pub fn unstable_fraction(&self) -> f64 {
-        if self.supported_steps == 0 {
-            0.0
-        } else {
-            self.unstable_steps as f64 / self.supported_steps as f64
-        }
+        unstable_share(self.unstable_steps, self.supported_steps)
     }
 }
 
@@ -602,10 +563,8 @@ impl Metrics {
         self.ik_solves += creature.legs.len() as u64;
         if first {
             self.last = StepFigures {
-                margin: motion.margin,
-                body_accel: motion.body_accel,
-                tilt_rate: motion.tilt_rate,
                 gait_violation: events.gait_violation,
+                motion,
                 ..StepFigures::of(creature)
             };
         }

@@ -92,11 +92,7 @@ impl MotionFigures {
     /// Fraction of supported steps (3+ feet down) that were statically
     /// unstable; 0 when there were none.
     pub fn unstable_fraction(&self) -> f64 {
-        if self.supported_steps == 0 {
-            0.0
-        } else {
-            self.unstable_steps as f64 / self.supported_steps as f64
-        }
+        unstable_share(self.unstable_steps, self.supported_steps)
     }
 
     /// Forgets the figures, keeping the scratch storage.
@@ -136,11 +132,7 @@ impl MotionFigures {
         dt: f32,
         spacing: f32,
     ) -> CreatureMotion {
-        let mut own = CreatureMotion {
-            margin: None,
-            body_accel: None,
-            tilt_rate: None,
-        };
+        let mut own = CreatureMotion::default();
         let body = &creature.body;
         // The leg solve checked each final pose against the body box.
         if creature.legs.iter().any(|leg| leg.enters_body) {
@@ -216,7 +208,7 @@ impl MotionFigures {
 
 /// One creature's motion figures in one step (see
 /// [`MotionFigures::observe`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct CreatureMotion {
     /// Its stability margin, with three or more feet down.
     pub margin: Option<f32>,
@@ -250,4 +242,13 @@ pub fn stability_margin(
         hull,
         projected,
     )
+}
+
+/// The share of `supported` steps that were `unstable`; 0 with none.
+pub(super) fn unstable_share(unstable: u64, supported: u64) -> f64 {
+    if supported == 0 {
+        0.0
+    } else {
+        unstable as f64 / supported as f64
+    }
 }

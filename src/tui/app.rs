@@ -562,10 +562,7 @@ impl App {
                 if self.baked.take().is_some() {
                     // The IK creature waited: its record stands; the
                     // sparklines and gait diagram held the clip's.
-                    self.iterations_history.clear();
-                    self.error_history.clear();
-                    self.gait_history.clear();
-                    self.record_gait();
+                    self.restart_histories();
                     self.notify(format!("the IK {name}, where it was"));
                 } else if count > 1 {
                     // The clip stands in for one creature walking alone:
@@ -961,6 +958,12 @@ impl App {
     /// diagram from where its feet are now.
     fn forget_followed(&mut self) {
         self.followed = FollowedRecord::default();
+        self.restart_histories();
+    }
+
+    /// Empties the sparklines and starts the gait diagram from where the
+    /// followed creature's feet are now.
+    fn restart_histories(&mut self) {
         self.iterations_history.clear();
         self.error_history.clear();
         self.gait_history.clear();
