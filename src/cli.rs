@@ -281,7 +281,8 @@ pub struct RunArgs {
     #[arg(long, conflicts_with_all = ["script", "drive"])]
     baked: bool,
     /// Record the screen into this file as asciicast v2 (play it with
-    /// `asciinema play FILE`); never one of the run's input files.
+    /// `asciinema play FILE`). It replaces an earlier recording, never an
+    /// input file or any other existing file.
     #[arg(long, value_name = "FILE.cast")]
     record: Option<String>,
 }
@@ -308,7 +309,8 @@ struct HeadlessArgs {
     #[arg(long, default_value_t = 1, conflicts_with = "scene", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
     /// Write one JSON line per step (poses, feet, IK reports) to this file
-    /// (never one of the run's input files).
+    /// It replaces an earlier trace, never an input file or any other
+    /// existing file.
     #[arg(long)]
     trace: Option<String>,
     /// With --trace, write every Nth step only (steps N, 2N, …).
@@ -358,7 +360,7 @@ impl Cli {
                         .map(|scene| scene.files)
                         .unwrap_or_default();
                     refuse_to_overwrite_inputs(
-                        "--record",
+                        ("--record", OutputKind::Cast),
                         cast,
                         &args.scene,
                         &args.drive,
@@ -600,7 +602,13 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     let script = args.drive.load()?;
     if let Some(trace) = &args.trace {
         let scene_files = scene.as_ref().map_or(&[][..], |s| &s.files[..]);
-        refuse_to_overwrite_inputs("--trace", trace, &args.scene, &args.drive, scene_files)?;
+        refuse_to_overwrite_inputs(
+            ("--trace", OutputKind::Trace),
+            trace,
+            &args.scene,
+            &args.drive,
+            scene_files,
+        )?;
     }
     let length = match (args.seconds, args.steps) {
         // Seconds round to whole steps: less than half a step would run
@@ -682,11 +690,60 @@ fn went_bad(summary: &Summary, strict: bool) -> Option<String> {
     (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
+/// What an output file (`--trace`, `--record`) holds: the start of its
+/// first line, by which an earlier run's file is known.
+#[derive(Debug, Clone, Copy)]
+enum OutputKind {
+    /// A JSON-lines trace (`--trace`).
+    Trace,
+    /// An asciicast recording (`--record`).
+    Cast,
+}
+
+impl OutputKind {
+    /// How this kind's first line starts.
+    fn first_line_start(self) -> &'static [u8] {
+        match self {
+            OutputKind::Trace => br#"{"step":"#,
+            OutputKind::Cast => br#"{"version":"#,
+        }
+    }
+
+    /// What a user calls a file of this kind.
+    fn name(self) -> &'static str {
+        match self {
+            OutputKind::Trace => "skitter trace",
+            OutputKind::Cast => "skitter recording (asciicast)",
+        }
+    }
+}
+
+/// Whether the file at `path` may be replaced by output of `kind`: it does
+/// not exist, is empty, or is an earlier run's output of that kind (so
+/// running a command again replaces its own output). Anything else (a
+/// creature file, notes, a file of the other kind) is kept.
+fn replaceable_output(path: &str, kind: OutputKind) -> bool {
+    use std::io::Read;
+    let Ok(file) = File::open(path) else {
+        return true;
+    };
+    let start = kind.first_line_start();
+    let mut head = Vec::with_capacity(start.len());
+    match file.take(start.len() as u64).read_to_end(&mut head) {
+        Ok(0) => true,
+        Ok(_) => head == start,
+        // Unreadable (a directory, no permission): creating it fails
+        // with its own message.
+        Err(_) => true,
+    }
+}
+
 /// Refuses an output file (`--trace`, `--record`) that is one of the run's
 /// inputs (creature, terrain, script or scene file, or a file the scene
-/// reads): creating the output would destroy it.
+/// reads), or any existing file that is not an earlier output of its
+/// kind: creating the output would destroy it.
 fn refuse_to_overwrite_inputs(
-    flag: &str,
+    (flag, kind): (&str, OutputKind),
     output: &str,
     scene: &SceneArgs,
     drive: &DriveArgs,
@@ -723,6 +780,13 @@ fn refuse_to_overwrite_inputs(
                  Choose another file"
             )));
         }
+    }
+    if !replaceable_output(output, kind) {
+        return Err(Failure::BadInput(format!(
+            "{flag} {output} already exists and is not a {}; writing it would destroy it. \
+             Choose another file, or delete that one first",
+            kind.name()
+        )));
     }
     Ok(())
 }
@@ -938,5 +1002,43 @@ mod tests {
             "foot_slip_max 0.002 m is over the limit of 0.001 m; \
              gait_violations 2 is over the limit of 0"
         );
+    }
+
+    /// Each output replaces only its own kind: a trace is no recording,
+    /// nor a recording a trace.
+    #[test]
+    fn an_output_replaces_only_an_earlier_output_of_its_kind() {
+        let dir = std::env::temp_dir().join(format!("skitter-outputs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path.to_str().unwrap().to_owned()
+        };
+        let cast = file(
+            "a.cast",
+            "{\"version\":2,\"width\":80}\n[0.1,\"o\",\"x\"]\n",
+        );
+        let trace = file("a.jsonl", "{\"step\":1,\"t\":0.008}\n");
+        let creature = file("c.toml", "name = \"c\"\n");
+        let missing = dir.join("none").to_str().unwrap().to_owned();
+        for (path, as_cast, as_trace) in [
+            (&cast, true, false),
+            (&trace, false, true),
+            (&creature, false, false),
+            (&missing, true, true),
+        ] {
+            assert_eq!(
+                replaceable_output(path, OutputKind::Cast),
+                as_cast,
+                "{path}"
+            );
+            assert_eq!(
+                replaceable_output(path, OutputKind::Trace),
+                as_trace,
+                "{path}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

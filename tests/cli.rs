@@ -555,6 +555,48 @@ fn trace_never_overwrites_a_file_a_scene_reads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--trace notes.toml` replaced any file not among the run's inputs, a
+/// creature file of the repository included; an earlier trace is
+/// replaced, so running a command again needs no cleaning up.
+#[test]
+fn trace_replaces_an_earlier_trace_but_no_other_file() {
+    let dir = temp_dir("trace-others");
+    let trace = dir.join("run.jsonl");
+    let trace = trace.to_str().unwrap();
+    let run = |steps: &str, trace: &str| skitter(&["headless", "--steps", steps, "--trace", trace]);
+    assert_eq!(run("3", trace).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(trace).unwrap().lines().count(), 3);
+    assert_eq!(run("2", trace).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(trace).unwrap().lines().count(), 2);
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    assert_eq!(run("1", empty.to_str().unwrap()).status.code(), Some(0));
+    for (name, text) in [
+        ("victim.toml", "name = \"mine\"\n"),
+        ("notes.txt", "{\"version\": 2} is a cast, not a trace\n"),
+        ("short.jsonl", "{"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let out = run("1", path);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "--trace {path} already exists and is not a skitter trace"
+            )),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            text,
+            "{name} was touched"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn trace_every_writes_every_nth_step() {
     let dir = temp_dir("trace-every");

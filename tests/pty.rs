@@ -271,6 +271,25 @@ fn a_recording_never_overwrites_an_input() {
     );
 }
 
+/// The built-in spider reads no file, so `--record creatures/spider.toml`
+/// was no input and turned the repository's spider into an asciicast.
+#[test]
+fn a_recording_never_overwrites_a_file_that_is_not_one() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skitter"))
+        .args(["run", "--record", "creatures/spider.toml"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "--record creatures/spider.toml already exists and is not a skitter recording"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn saving_the_creature_file_reloads_it_and_a_broken_save_keeps_the_creature() {
     let dir = std::env::temp_dir().join(format!("skitter-pty-watch-{}", std::process::id()));
