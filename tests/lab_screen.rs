@@ -253,6 +253,16 @@ fn on_flat_ground_the_clip_is_the_walk_and_a_wrong_speed_makes_feet_glide() {
 /// j/k (or the arrows) and says which rows show; with the help closed those
 /// keys change nothing.
 #[test]
+fn esc_closes_the_lab_help_before_it_quits() {
+    let mut app = lab(Rig::Chain, 10);
+    app.handle(LabAction::ToggleHelp);
+    app.handle(LabAction::Back);
+    assert!(!app.show_help && !app.quit);
+    app.handle(LabAction::Back);
+    assert!(app.quit);
+}
+
+#[test]
 fn the_lab_help_scrolls_on_a_small_terminal() {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use skitter::tui::lab_action_for;

@@ -122,6 +122,22 @@ fn the_help_scrolls_on_a_small_terminal() {
     assert_eq!(frame(&app, 40, 12), first);
 }
 
+/// Esc quit with the help open, where a user means to close it; with
+/// the help closed it still quits, as does q at any time.
+#[test]
+fn esc_closes_the_help_before_it_quits() {
+    let mut app = app();
+    app.handle(Action::ToggleHelp);
+    app.handle(Action::Back);
+    assert!(!app.show_help && !app.quit);
+    app.handle(Action::Back);
+    assert!(app.quit);
+    let mut app = self::app();
+    app.handle(Action::ToggleHelp);
+    app.handle(Action::Quit);
+    assert!(app.quit);
+}
+
 #[test]
 fn snapshot_smallest_terminal() {
     let app = walking_app();

@@ -97,6 +97,8 @@ pub enum Action {
     ScrollHelp(i32),
     /// Leave.
     Quit,
+    /// Close the help if it is open, else leave (Esc).
+    Back,
 }
 
 /// A line for the user at the bottom of the screen.
@@ -582,7 +584,8 @@ impl App {
             }
             // Page keys mean nothing with the help closed.
             Action::ScrollHelp(_) => {}
-            Action::Quit => self.quit = true,
+            Action::Back if self.show_help => self.show_help = false,
+            Action::Quit | Action::Back => self.quit = true,
         }
     }
 

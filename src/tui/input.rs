@@ -51,7 +51,8 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
         KeyCode::PageDown => Action::ScrollHelp(HELP_PAGE),
         KeyCode::Home => Action::ScrollHelp(i32::MIN),
         KeyCode::End => Action::ScrollHelp(i32::MAX),
-        KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+        KeyCode::Char('q') => Action::Quit,
+        KeyCode::Esc => Action::Back,
         _ => return None,
     };
     Some(action)
@@ -59,13 +60,13 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
 
 /// The key a press means, the same for every screen: nothing for a
 /// release, letters in lower case (so either case means the same), and
-/// Ctrl+C as Esc, which quits everywhere.
+/// Ctrl+C as q, which quits everywhere (Esc first closes the help).
 pub(super) fn pressed(key: KeyEvent) -> Option<KeyCode> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Some(KeyCode::Esc);
+        return Some(KeyCode::Char('q'));
     }
     Some(match key.code {
         KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
@@ -110,7 +111,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("[/]", "slow motion / fast forward (0.25x to 4x)"),
     ("n/m", "follow the next / previous creature (in a scene)"),
     ("?", "this help (↑/↓, PgUp/PgDn, Home/End scroll it)"),
-    ("q/Esc", "quit"),
+    ("q/Esc", "quit (Esc closes this help first)"),
 ];
 
 /// Why walking works the way it does, for the help overlay.
@@ -136,7 +137,7 @@ pub(super) mod tests {
             action_for(key(KeyCode::Char('O'))),
             Some(Action::ToggleSplit)
         );
-        assert_eq!(action_for(key(KeyCode::Esc)), Some(Action::Quit));
+        assert_eq!(action_for(key(KeyCode::Esc)), Some(Action::Back));
         assert_eq!(
             action_for(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
             Some(Action::Quit)

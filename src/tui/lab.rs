@@ -50,6 +50,8 @@ pub enum LabAction {
     ScrollHelp(i32),
     /// Leave.
     Quit,
+    /// Close the help if it is open, else leave (Esc).
+    Back,
 }
 
 /// The action a key press asks for on the lab screen, if any. Letters mean
@@ -73,7 +75,8 @@ pub fn lab_action_for(key: KeyEvent) -> Option<LabAction> {
         KeyCode::Char('?') | KeyCode::F(1) => LabAction::ToggleHelp,
         KeyCode::Char('j') | KeyCode::Down => LabAction::ScrollHelp(1),
         KeyCode::Char('k') | KeyCode::Up => LabAction::ScrollHelp(-1),
-        KeyCode::Char('q') | KeyCode::Esc => LabAction::Quit,
+        KeyCode::Char('q') => LabAction::Quit,
+        KeyCode::Esc => LabAction::Back,
         _ => return None,
     })
 }
@@ -93,7 +96,7 @@ pub const LAB_KEYS: &[(&str, &str)] = &[
     ("g", "generate: next seed (start pose, trajectory, buttons)"),
     ("?", "this help"),
     ("j/k ↑/↓", "scroll this help"),
-    ("q/Esc", "quit"),
+    ("q/Esc", "quit (Esc closes this help first)"),
 ];
 
 /// What the lab screen shows, for the help overlay.
@@ -231,7 +234,8 @@ impl LabApp {
                         .min(limit);
                 }
             }
-            LabAction::Quit => self.quit = true,
+            LabAction::Back if self.show_help => self.show_help = false,
+            LabAction::Quit | LabAction::Back => self.quit = true,
         }
     }
 
@@ -324,7 +328,7 @@ mod tests {
             lab_action_for(key(KeyCode::Char(']'))),
             Some(LabAction::Rate(1))
         );
-        assert_eq!(lab_action_for(key(KeyCode::Esc)), Some(LabAction::Quit));
+        assert_eq!(lab_action_for(key(KeyCode::Esc)), Some(LabAction::Back));
         assert_eq!(lab_action_for(key(KeyCode::Char('w'))), None);
         for c in 'a'..='z' {
             assert_eq!(

@@ -69,7 +69,7 @@ pub fn draw_lab(frame: &mut Frame<'_>, app: &LabApp) {
         help: app.show_help.then_some((
             (LAB_KEYS, LAB_NOTE),
             9,
-            " lab keys (? to close) ",
+            " lab keys (? or Esc to close) ",
             app.help_scroll,
         )),
     };

@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         help: app.show_help.then_some((
             (KEYS, WALKING_NOTE),
             5,
-            " keys (? to close) ",
+            " keys (? or Esc to close) ",
             app.help_scroll,
         )),
     };
