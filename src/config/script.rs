@@ -61,6 +61,17 @@ fn micros_to_seconds(micros: u64) -> f64 {
 /// microseconds: the one rounding between script time and steps, used for
 /// every cue, for the run's length and by `skitter check`, so they agree.
 pub fn steps_for(micros: u64, dt: f32) -> u64 {
+    // A step is a whole rate's reciprocal rounded to `f32` (1/120 s is
+    // 0.0083333338 s): dividing by that lost a step in a day-long script.
+    // The rate it stands for counts exactly, in integers.
+    let rate = 1.0 / f64::from(dt);
+    let whole = rate.round();
+    if whole >= 1.0 && (rate - whole).abs() <= whole * 1e-6 {
+        let scaled = u128::from(micros) * whole as u128;
+        let micros_per_second = u128::from(MICROS_PER_SECOND);
+        // At most a day of microseconds times a rate that fits an f32.
+        return ((scaled + micros_per_second / 2) / micros_per_second) as u64;
+    }
     (micros_to_seconds(micros) / f64::from(dt)).round() as u64
 }
 
@@ -386,6 +397,24 @@ mod tests {
         assert!(parse_script("t", "forward inf").is_err());
         let err = parse_script("t", "forward 1e9s").unwrap_err();
         assert!(err.message.contains("from 0 to 86400 s"), "{err}");
+    }
+
+    #[test]
+    fn a_day_of_steps_counts_every_step() {
+        for (seconds, steps) in [
+            (86_400, 10_368_000),
+            (80_000, 9_600_000),
+            (70_000, 8_400_000),
+        ] {
+            let script = parse_script("t", &format!("forward {seconds}s")).unwrap();
+            assert_eq!(script.total_steps(1.0 / 120.0), steps, "{seconds} s");
+        }
+        // Half a step rounds up, a hair less down; a step that is no whole
+        // rate's reciprocal divides as it is.
+        assert_eq!(steps_for(4_167, 1.0 / 120.0), 1);
+        assert_eq!(steps_for(4_166, 1.0 / 120.0), 0);
+        assert_eq!(steps_for(1_000_000, 0.3), 3);
+        assert_eq!(steps_for(1_000_000, 1.0 / 60.0), 60);
     }
 
     #[test]
