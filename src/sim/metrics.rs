@@ -177,7 +177,8 @@ pub struct Metrics {
     pub body_height_min: f32,
     body_height_sum: f64,
     body_height_samples: u64,
-    /// Largest angle between body up and the surface normal under it (degrees).
+    /// Largest angle between body up and the normal of the surface under
+    /// it, the first along its down (degrees).
     pub tilt_error_max_deg: f32,
     /// Non-finite values seen in poses and IK results.
     pub nan_count: u64,
@@ -422,7 +423,19 @@ impl Metrics {
         self.body_height_min = min_or_nan(self.body_height_min, height);
         self.body_height_sum += f64::from(height);
         self.body_height_samples += 1;
-        let tilt = body.up().angle_between(normal).to_degrees();
+        // The surface the body stands over: on open ground the ground
+        // under it, among shapes the first surface along its down (the
+        // nearest surface to a walker beside a wall is the wall, and read
+        // 90° for a body standing level). Over nothing within reach, the
+        // nearest surface.
+        let under_normal = if solid {
+            terrain
+                .raycast(body.position, -body.up(), 2.0 * creature.spec().max_reach())
+                .map_or(normal, |hit| terrain.distance_and_normal(hit.point).1)
+        } else {
+            normal
+        };
+        let tilt = body.up().angle_between(under_normal).to_degrees();
         self.tilt_error_max_deg = max_or_nan(self.tilt_error_max_deg, tilt);
 
         // On open ground, one floor under the normal's y for every knee of
@@ -746,7 +759,8 @@ pub struct Summary {
     pub body_height_min: f32,
     /// Mean body height above the surface.
     pub body_height_mean: f32,
-    /// Largest angle between body up and the surface normal.
+    /// Largest angle between body up and the normal of the surface under
+    /// it, the first along its down (degrees).
     pub tilt_error_max_deg: f32,
     /// Non-finite values seen.
     pub nan_count: u64,
