@@ -127,8 +127,70 @@ fn a_table_header_for_a_list_entry_says_to_double_its_brackets() {
 #[test]
 fn a_missing_field_is_not_taken_for_a_table_written_twice() {
     let err = creature_error("name = \"x\"\n[body]\nsize = [0.5, 0.1, 0.3]\n");
-    assert!(err.message.contains("height"), "{err}");
-    assert!(!err.message.contains("[[body]]"), "{err}");
+    let shown = err.to_string();
+    assert!(
+        shown.contains("broken.toml:2:1: body: missing field `height`"),
+        "{err}"
+    );
+    assert!(!shown.contains("[[body]]"), "{err}");
+}
+
+/// A top-level key left out had no line or column, and said only that
+/// "every file of this kind" needs it; an empty file did not say which
+/// kind it was taken for.
+#[test]
+fn a_missing_top_level_key_is_placed_at_the_start_and_names_the_kind() {
+    let text = spider_with("name = \"spider\"", "");
+    let text = text.replacen("[gait]", "[gaits]", 1);
+    let err = creature_error(&text);
+    assert_eq!((err.line, err.column), (Some(1), Some(1)), "{err}");
+    assert_eq!(err.field.as_deref(), Some("name"), "{err}");
+    assert!(
+        err.message
+            .contains("every creature file needs one, e.g. `name = "),
+        "{err}"
+    );
+    let shown = err.to_string();
+    assert!(shown.contains("creatures/broken.toml:1:1: gait: missing field `gait`; every creature file needs a [gait] table"), "{shown}");
+    assert!(shown.contains("unknown field `gaits`"), "{shown}");
+    let err = parse_terrain("empty.toml", "").unwrap_err();
+    assert_eq!((err.line, err.column), (Some(1), Some(1)), "{err}");
+    assert!(err.message.contains("every terrain file needs it"), "{err}");
+    assert!(err.message.contains("is read as a terrain"), "{err}");
+}
+
+/// `groups = []` was taken for "each leg alone", what leaving the key out
+/// says, and a warning then told the user to use fewer groups.
+#[test]
+fn an_empty_list_of_gait_groups_is_refused() {
+    let text = spider_with("groups = [", "groups = [] # [");
+    let err = creature_error(&text);
+    assert_error(
+        &err,
+        line_of(&text, "groups = []"),
+        "gait.groups",
+        &["an empty list names no group", "[[\"", "leave `groups` out"],
+    );
+}
+
+/// `[legs]` written for `[[legs]]` gave the header's error, which says
+/// what to write, and then "duplicate key" for every key under it.
+#[test]
+fn a_table_written_twice_is_one_error_not_one_a_key() {
+    let text = "name = \"x\"\n[body]\nsize = [0.5, 0.2, 0.3]\nheight = 0.3\n[body]\nsize = [1, 1, 1]\nheight = 2\nspeed = 1\n[gait]\nstep_height = 0.1\n[gait]\nstep_height = 1\nlead = 1\n";
+    let err = creature_error(text);
+    let errors: Vec<String> = err.to_string().lines().map(str::to_owned).collect();
+    assert_eq!(errors.len(), 2, "{err}");
+    assert!(errors[0].starts_with("creatures/broken.toml:5:"), "{err}");
+    assert!(
+        errors[0].contains("start each with `[[body]]`; the 2 duplicate-key errors"),
+        "{err}"
+    );
+    assert!(errors[1].starts_with("creatures/broken.toml:11:"), "{err}");
+    assert!(
+        errors[1].contains("[[gait]]`; the duplicate-key error of the key under it follows"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -515,7 +577,8 @@ fn check_file_detects_kinds_and_reports_unreadable_files() {
     // No creature table: read as a terrain, exactly as `headless -t` would,
     // so the checker and the runner agree on it.
     let err = check_file(&path("neither.toml")).unwrap_err();
-    assert!(err.message.contains("unknown field `x`"), "{err}");
+    assert!(err.to_string().contains("unknown field `x`"), "{err}");
+    assert!(err.message.contains("is read as a terrain"), "{err}");
     assert_eq!((err.line, err.column), (Some(1), Some(1)));
     let err = check_file(&path("binary.toml")).unwrap_err();
     assert!(err.message.contains("not UTF-8"), "{err}");

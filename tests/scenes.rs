@@ -476,8 +476,9 @@ fn files_a_scene_names_are_found_beside_it() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(
         lines[0].ends_with("which has these 3 errors:")
-            && lines[1].ends_with("two.toml:1:1: sed: unknown field `sed`, expected one of `name`, `seed`, `size`, `resolution`, `noise`, `shapes`")
-            && lines[2].contains("two.toml:2:1: sizes: unknown field")
+            && lines[1].contains("two.toml:1:1: name: missing field `name`")
+            && lines[2].ends_with("two.toml:1:1: sed: unknown field `sed`, expected one of `name`, `seed`, `size`, `resolution`, `noise`, `shapes`")
+            && lines[3].contains("two.toml:2:1: sizes: unknown field")
             && !text.contains("\\n"),
         "{text}"
     );

@@ -127,8 +127,8 @@ pub(super) struct GaitFile {
     /// Most legs in the air at once. Default: the largest group.
     #[schemars(with = "Option<i64>")]
     max_lifted: Option<Spanned<i64>>,
-    /// Lists of leg names; a leg may lift only while every leg of the other groups is down. Default: each leg alone.
-    #[schemars(with = "Option<Vec<Vec<String>>>")]
+    /// Lists of leg names; a leg may lift only while every leg of the other groups is down. Default (the key left out): each leg alone.
+    #[schemars(with = "Option<Vec<Vec<String>>>", length(min = 1))]
     groups: Option<Spanned<Vec<Vec<Spanned<String>>>>>,
     /// Which group steps next: "urgency" (the one that most needs to) or "listed" (in the order written: a wave). Default "urgency".
     #[schemars(with = "Option<GaitOrderName>")]
@@ -304,11 +304,26 @@ pub fn parse_creature_with_warnings(
     let check = Check::new(&src);
     let mut doc = Document::parse(&src)?;
     let mut errors = Errors::default();
-    let file_name: Option<Spanned<String>> = doc.required(&src, "name", &mut errors);
+    let file_name: Option<Spanned<String>> = doc.required(
+        &src,
+        "name",
+        "every creature file needs one, e.g. `name = \"my-walker\"`",
+        &mut errors,
+    );
     let description: Option<Option<String>> = doc.optional(&src, "description", &mut errors);
-    let body_file: Option<BodyFile> = doc.required(&src, "body", &mut errors);
+    let body_file: Option<BodyFile> = doc.required(
+        &src,
+        "body",
+        "every creature file needs a [body] table",
+        &mut errors,
+    );
     let solver_file: Option<Option<SolverFile>> = doc.optional(&src, "solver", &mut errors);
-    let gait_file: Option<GaitFile> = doc.required(&src, "gait", &mut errors);
+    let gait_file: Option<GaitFile> = doc.required(
+        &src,
+        "gait",
+        "every creature file needs a [gait] table",
+        &mut errors,
+    );
     let leg_files = doc.required_array::<LegFile>(&src, "legs", &mut errors);
     doc.refuse_unknown(&src, super::SchemaKind::Creature, &mut errors);
 
@@ -1478,6 +1493,24 @@ fn parse_gait(
     })
 }
 
+/// Two groups of `names`, alternate legs in each, written as in a file:
+/// `[["a", "c"], ["b", "d"]]`.
+fn example_groups(names: &[String]) -> String {
+    let group = |parity: usize| {
+        let members: Vec<String> = names
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .map(|name| format!("\"{name}\""))
+            .collect();
+        format!("[{}]", members.join(", "))
+    };
+    if names.len() < 2 {
+        return format!("[{}]", group(0));
+    }
+    format!("[{}, {}]", group(0), group(1))
+}
+
 /// `gait.groups` as lists of indices into `names`, every unknown or repeated
 /// leg reported; without groups every leg is a group of its own (one leg
 /// steps at a time).
@@ -1489,8 +1522,24 @@ fn parse_groups(
     errors: &mut Errors,
 ) -> Option<Vec<Vec<usize>>> {
     let spanned = match &gait.groups {
-        Some(spanned) if !spanned.get_ref().is_empty() => spanned,
-        _ => return Some((0..names.len()).map(|i| vec![i]).collect()),
+        // Written but empty: surely not "each leg alone", which leaving the
+        // key out says (it was taken so, and a warning then told the user
+        // to use fewer of the groups they had not written).
+        Some(spanned) if spanned.get_ref().is_empty() => {
+            errors.push(check.at(
+                spanned,
+                "gait.groups",
+                format!(
+                    "an empty list names no group; list the groups of legs that lift \
+                     together (each leg in one group), e.g. {}, or leave `groups` out for \
+                     each leg to step alone",
+                    example_groups(names)
+                ),
+            ));
+            return None;
+        }
+        Some(spanned) => spanned,
+        None => return Some((0..names.len()).map(|i| vec![i]).collect()),
     };
     let mut ok = true;
     let mut groups: Vec<Vec<usize>> = Vec::new();

@@ -265,7 +265,7 @@ impl<'a> Source<'a> {
             .unclosed_bracket()
             .filter(|open| errors.iter().any(|e| start(e) >= open.next_line));
         let Some(open) = open else {
-            return errors.iter().map(|e| self.from_toml(e)).collect();
+            return self.without_follow_ons(errors.iter().map(|e| self.from_toml(e)).collect());
         };
         let cascade = errors.iter().filter(|e| start(e) >= open.next_line).count();
         let mut found: Vec<ConfigError> = errors
@@ -297,6 +297,60 @@ impl<'a> Source<'a> {
             message,
         ));
         found
+    }
+
+    /// `found` without the errors a table written twice brings after it:
+    /// TOML refuses the second header, then every key under it as a
+    /// duplicate of the first table's (six more lines for a `[legs]`
+    /// written where `[[legs]]` was meant). The header's error, which says
+    /// what to write, counts them instead.
+    fn without_follow_ons(&self, found: Vec<ConfigError>) -> Vec<ConfigError> {
+        let mut kept: Vec<ConfigError> = Vec::with_capacity(found.len());
+        // The table whose second header was refused: its name, where its
+        // error is in `kept`, and how many keys followed it.
+        let mut twice: Option<(String, usize, usize)> = None;
+        for error in found {
+            let follows = twice.as_ref().is_some_and(|(table, _, _)| {
+                error.message == "duplicate key"
+                    && error
+                        .field
+                        .as_deref()
+                        .and_then(|f| f.strip_prefix(table.as_str()))
+                        .is_some_and(|rest| rest.starts_with('.'))
+            });
+            if follows {
+                if let Some((_, _, count)) = twice.as_mut() {
+                    *count += 1;
+                }
+                continue;
+            }
+            if let Some((_, at, count)) = twice.take() {
+                note_follow_ons(&mut kept[at], count);
+            }
+            if error.message.starts_with("duplicate key: ")
+                && let Some(table) = error.line.and_then(|line| self.header_on(line))
+            {
+                twice = Some((table, kept.len(), 0));
+            }
+            kept.push(error);
+        }
+        if let Some((_, at, count)) = twice {
+            note_follow_ons(&mut kept[at], count);
+        }
+        kept
+    }
+
+    /// The table a header on line `line` (1-based) names, `[name]` or
+    /// `[[name]]`.
+    fn header_on(&self, line: usize) -> Option<String> {
+        let text = self.text.lines().nth(line.checked_sub(1)?)?;
+        let text = text.split('#').next()?.trim();
+        let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+        let inner = inner
+            .strip_prefix('[')
+            .and_then(|i| i.strip_suffix(']'))
+            .unwrap_or(inner);
+        Some(inner.trim().to_string())
     }
 
     /// The array or inline table still open when a line that can only
@@ -538,6 +592,20 @@ fn plain_types(message: &str) -> String {
         }
     }
     plain
+}
+
+/// Adds to a table header's error how many duplicate keys under it were
+/// left out (see `Source::without_follow_ons`).
+fn note_follow_ons(error: &mut ConfigError, count: usize) {
+    match count {
+        0 => {}
+        1 => error.message.push_str(
+            "; the duplicate-key error of the key under it follows from it and is not listed",
+        ),
+        _ => error.message.push_str(&format!(
+            "; the {count} duplicate-key errors of the keys under it follow from it and are not listed"
+        )),
+    }
 }
 
 #[cfg(test)]

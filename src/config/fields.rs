@@ -299,6 +299,9 @@ pub(super) fn finite_vec3(
 /// be reported: syntax errors all at once (the parser recovers), then each
 /// section deserialized on its own, so a type error in one leg does not hide
 /// one in the next.
+/// Where an error about a missing top-level key points: line 1, column 1.
+const FILE_START: Range<usize> = 0..0;
+
 pub(super) struct Document<'i> {
     table: DeTable<'i>,
     /// Keys taken so far; whatever is left at the end is unknown.
@@ -343,20 +346,23 @@ impl<'i> Document<'i> {
     }
 
     /// The section `key`, or `None` with an error recorded (missing, or
-    /// its own errors).
+    /// its own errors). A missing one is placed at the file's start, where
+    /// top-level keys go; `needed` says which files need it (`every
+    /// creature file needs it`), and may say more.
     pub fn required<T: Deserialize<'i>>(
         &mut self,
         src: &Source<'_>,
         key: &'static str,
+        needed: &str,
         errors: &mut Errors,
     ) -> Option<T> {
         match self.optional(src, key, errors)? {
             Some(value) => Some(value),
             None => {
                 errors.push(src.error(
-                    None,
+                    Some(FILE_START),
                     key,
-                    format!("missing field `{key}`; every file of this kind needs it"),
+                    format!("missing field `{key}`; {needed}"),
                 ));
                 None
             }
@@ -395,7 +401,7 @@ impl<'i> Document<'i> {
         self.taken.push(key);
         let Some(value) = self.get(key) else {
             errors.push(src.error(
-                None,
+                Some(FILE_START),
                 key,
                 format!("missing field `{key}`; add at least one [[{key}]] table"),
             ));

@@ -169,7 +169,14 @@ pub fn parse_terrain_seeded(
     let mut doc = Document::parse(&src)?;
     let mut errors = Errors::default();
     let file = TerrainFile {
-        name: doc.required(&src, "name", &mut errors),
+        name: doc.required(
+            &src,
+            "name",
+            "every terrain file needs it, e.g. `name = \"my-ground\"` (a file with none \
+             of a creature's tables, `body`, `legs`, `gait` and `solver`, nor a scene's \
+             `creatures`, is read as a terrain)",
+            &mut errors,
+        ),
         seed: doc.optional(&src, "seed", &mut errors).flatten(),
         size: doc.optional(&src, "size", &mut errors).flatten(),
         resolution: doc.optional(&src, "resolution", &mut errors).flatten(),
