@@ -640,6 +640,17 @@ fn the_leg_inspector_draws_the_leg_apart_and_lists_its_details() {
             assert!(text.contains(field), "{width}x{height} {field}: {text}");
         }
     }
+    // Too short for every row, the joints between hip and foot give way
+    // and the title counts them; the foot stays (it was the row cut off).
+    let text = frame(&app, 50, 15);
+    assert!(text.contains("leg 2 front_right (1 hidden)"), "{text}");
+    for field in ["state ", "foothold ", "joint 1 ", "foot "] {
+        assert!(text.contains(field), "50x15 {field}: {text}");
+    }
+    let text = frame(&app, 40, 12);
+    assert!(text.contains("hidden)"), "{text}");
+    assert!(text.contains("foot "), "40x12: {text}");
+    assert!(!text.contains("joint 1 "), "40x12: {text}");
     // The longest solver name and its result fit the panel: its name ran
     // into the result and cut it off.
     while !frame(&app, 120, 50).contains("jacobian-transpose") {

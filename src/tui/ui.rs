@@ -721,19 +721,42 @@ fn draw_inspector(frame: &mut Frame<'_>, views: Rect, app: &App, index: usize) {
     let Some(creature) = world.creatures().get(world.followed()) else {
         return;
     };
-    let lines = inspector_lines(creature, index);
-    let Some((title, details)) = lines.split_first() else {
+    let mut lines = inspector_lines(creature, index);
+    if lines.is_empty() {
         return;
+    }
+    let title = lines.remove(0);
+    let mut details = lines;
+    // Too short for every row (a small terminal, a notice below): the
+    // joints between hip and foot go first, the last first, then the hip
+    // and the pole; the state, the solve, target, foothold and the foot
+    // itself stay. (The foot was the row cut off.)
+    let room = usize::from(views.height.saturating_sub(2));
+    let mut hidden = 0;
+    while details.len() > room && details.len() > INSPECTOR_KEPT_ROWS + 1 {
+        details.remove(details.len() - 2);
+        hidden += 1;
+    }
+    let title = if hidden > 0 {
+        let mut title = title;
+        title.spans.push(Span::raw(format!("({hidden} hidden) ")));
+        title
+    } else {
+        title
     };
     let width = STATS_WIDTH.min(views.width);
     let height = (details.len() as u16 + 2).min(views.height);
     let area = Rect::new(views.right() - width, views.y, width, height);
     frame.render_widget(Clear, area);
     frame.render_widget(
-        Paragraph::new(details.to_vec()).block(Block::bordered().title(title.clone())),
+        Paragraph::new(details).block(Block::bordered().title(title)),
         area,
     );
 }
+
+/// The leg inspector's rows it never hides for want of room: state,
+/// solver, solve, target and foothold (the foot, its last row, stays too).
+const INSPECTOR_KEPT_ROWS: usize = 5;
 
 /// The leg inspector's lines for leg `index` of `creature`: positions in
 /// the body frame (metres, +x forward, +y up, +z right), as the creature
