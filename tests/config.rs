@@ -193,6 +193,80 @@ fn a_table_written_twice_is_one_error_not_one_a_key() {
     );
 }
 
+/// A mite of 8 cm legs, as a new user wrote it: its front hips stand 4 cm
+/// apart, and a centimetre's gap said its front legs crossed.
+const MITE: &str = r#"name = "mite"
+description = "tiny fast one"
+
+[body]
+size = [0.06, 0.02, 0.04]
+height = 0.04
+speed = 2.0
+turn_rate = 180
+
+[gait]
+step_threshold = 0.02
+step_height = 0.012
+step_duration = 0.05
+lead = 0.01
+stability_margin = 0.005
+groups = [["fl", "br", "ml2"], ["fr", "bl", "ml"]]
+
+[[legs]]
+name = "fl"
+mirror = "fr"
+mount = [0.03, 0, -0.02]
+rest = [0.065, -0.04, -0.055]
+bones = [0.03, 0.05]
+
+[[legs]]
+name = "ml"
+mirror = "ml2"
+mount = [0.0, 0, -0.02]
+rest = [0.0, -0.04, -0.07]
+bones = [0.03, 0.05]
+
+[[legs]]
+name = "bl"
+mirror = "br"
+mount = [-0.03, 0, -0.02]
+rest = [-0.065, -0.04, -0.055]
+bones = [0.03, 0.05]
+"#;
+
+#[test]
+fn a_small_creature_s_legs_cross_only_nearer_than_a_fiftieth_of_their_reach() {
+    for shipped in CREATURES {
+        let spec = parse_creature(shipped.name, shipped.text).unwrap();
+        assert_eq!(
+            spec.leg_gap(),
+            skitter::creature::LEG_GAP,
+            "{}",
+            shipped.name
+        );
+    }
+    let mite = parse_creature("mite.toml", MITE).unwrap();
+    assert!((mite.leg_gap() - 0.0016).abs() < 1e-6, "{}", mite.leg_gap());
+    let dir = common::temp_dir("config-mite");
+    let path = dir.join("mite.toml");
+    std::fs::write(&path, MITE).unwrap();
+    let (_, warnings) = check_file_with_warnings(&path.to_string_lossy()).unwrap();
+    assert!(
+        warnings
+            .iter()
+            .all(|w| !w.0.message.contains("of each other")),
+        "{warnings:?}"
+    );
+    // What it does warn of says the speed it means.
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.0.message.contains("at the 0.74 m/s it is asked, a swing")),
+        "{warnings:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn unknown_field_lists_the_valid_ones() {
     let text = spider_with("speed = 0.9", "sped = 0.9");
@@ -1272,10 +1346,10 @@ fn every_bad_item_of_a_script_is_reported() {
     .unwrap_err();
     let at: Vec<_> = err.all().map(|e| (e.line, e.column)).collect();
     // Each at what is wrong: the unknown item, the bad duration (past its
-    // item's direction), the unknown solver's item.
+    // item's direction), the unknown solver's name (it was at `solver`).
     assert_eq!(
         at,
-        [(Some(1), Some(13)), (Some(2), Some(6)), (Some(3), Some(1))],
+        [(Some(1), Some(13)), (Some(2), Some(6)), (Some(3), Some(8))],
         "{err}"
     );
 }
@@ -1481,7 +1555,7 @@ fn legs_that_touch_as_the_creature_walks_are_a_warning() {
         warnings
             .into_iter()
             .map(|w| w.0)
-            .filter(|w| w.message.contains("come within 1 cm of each other"))
+            .filter(|w| w.message.contains("come within 10.0 mm of each other"))
             .collect::<Vec<_>>()
     };
     let found = touching(HUDDLED_TRIPOD, "huddled.toml");

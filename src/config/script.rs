@@ -226,7 +226,12 @@ fn parse_item(src: &Source<'_>, item: &str, start: usize) -> Result<ScriptStep, 
                     "`solver` takes one name, e.g. `solver fabrik`, got {item:?}"
                 )));
             };
-            let kind = kind.parse::<SolverKind>().map_err(|e| at(e.to_string()))?;
+            // At the name (the item is trimmed, and the name is its last
+            // word), as a bad duration is placed at the duration.
+            let name_at = start + item.len() - kind.len();
+            let kind = kind
+                .parse::<SolverKind>()
+                .map_err(|e| src.error(Some(name_at..start + item.len()), "", e.to_string()))?;
             Ok(ScriptStep {
                 action: ScriptAction::SetSolver(kind),
                 micros: 0,

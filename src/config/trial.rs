@@ -34,7 +34,7 @@ pub(super) fn trial_warnings(
 }
 
 /// A warning at the rest point of the leg behind when two legs came within
-/// [`crate::creature::LEG_GAP`] of each other for more than
+/// the creature's [`CreatureSpec::leg_gap`] of each other for more than
 /// [`CROSSING_WARNING_SHARE`] of the walk at `pace`.
 fn crossing_warning(
     creature: &CreatureSpec,
@@ -54,12 +54,12 @@ fn crossing_warning(
             |(index, _)| format!("legs[{index}].rest"),
         ),
         format!(
-            "walked at full throttle on flat ground, legs `{}` and `{}` come within {:.0} cm of \
+            "walked at full throttle on flat ground, legs `{}` and `{}` come within {:.1} mm of \
              each other for {:.1}% of the walk: their bones touch or cross. Space their rest \
              points (now {} m apart) or their mounts, or bend their knees apart (pole)",
             front.name,
             back.name,
-            100.0 * crate::creature::LEG_GAP,
+            1000.0 * creature.leg_gap(),
             100.0 * share,
             significant(front.rest.distance(back.rest)),
         ),
@@ -125,11 +125,12 @@ fn pace_warning(
                 _ => String::new(),
             };
             format!(
-                "{:.0}% of the walk waits for the body to lean before a step: a swing ({swing:.2} s \
-                 at this speed, step_duration {}) carries it {} m, more than the feet that stay \
-                 down give it room for. Shorten step_duration or spread the feet ahead and \
-                 behind{margin}",
+                "{:.0}% of the walk waits for the body to lean before a step: at the {} m/s \
+                 it is asked, a swing ({swing:.2} s, step_duration {}) carries it {} m, more than \
+                 the feet that stay down give it room for. Shorten step_duration or spread the \
+                 feet ahead and behind{margin}",
                 100.0 * pace.balance_wait,
+                significant(pace.asked),
                 gait.step_duration,
                 significant(pace.asked * swing)
             )

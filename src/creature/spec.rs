@@ -183,6 +183,11 @@ impl LegSpec {
     }
 }
 
+/// The share of its shortest leg's reach that a small creature's legs may
+/// come within before they count as crossing (see
+/// [`CreatureSpec::leg_gap`]).
+const LEG_GAP_SHARE: f32 = 0.02;
+
 /// A complete, validated creature.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CreatureSpec {
@@ -480,6 +485,20 @@ impl CreatureSpec {
     /// The longest leg reach (used to size rays and placement spacing).
     pub fn max_reach(&self) -> f32 {
         self.legs.iter().map(LegSpec::reach).fold(0.0, f32::max)
+    }
+
+    /// How near two of its legs' bones may come before they count as
+    /// crossing (metres): [`LEG_GAP`](super::LEG_GAP), or a fiftieth of its
+    /// shortest leg's reach on a creature too small for a centimetre to
+    /// mean touching (a mite of 8 cm legs, its front hips 4 cm apart, was
+    /// said to cross its front legs). Every shipped creature keeps 1 cm.
+    pub fn leg_gap(&self) -> f32 {
+        let shortest = self
+            .legs
+            .iter()
+            .map(LegSpec::reach)
+            .fold(f32::INFINITY, f32::min);
+        super::LEG_GAP.min(LEG_GAP_SHARE * shortest)
     }
 }
 

@@ -184,6 +184,9 @@ pub struct KindShared {
     pub(super) frames: Box<[LegFrame]>,
     /// Full-throttle speed: the file's, capped by what the gait can carry.
     pub(super) walk_speed: f32,
+    /// How near two legs may come before they count as crossing
+    /// ([`CreatureSpec::leg_gap`]).
+    pub(super) leg_gap: f32,
     /// The gait's speed cap, which the feet's speed (walking plus turning)
     /// never exceeds.
     pub(super) speed_cap: f32,
@@ -316,6 +319,7 @@ impl KindShared {
                 .into_boxed_slice(),
             frames,
             walk_speed: spec.walk_speed(),
+            leg_gap: spec.leg_gap(),
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
             reach_ahead,
@@ -540,6 +544,12 @@ impl Creature {
     /// The creature's description.
     pub fn spec(&self) -> &Arc<CreatureSpec> {
         &self.spec
+    }
+
+    /// How near two of its legs may come before they count as crossing
+    /// (its kind's [`CreatureSpec::leg_gap`], worked out once).
+    pub fn leg_gap(&self) -> f32 {
+        self.shared.leg_gap
     }
 
     /// Where the creature stood once set down (its legs placed), in its

@@ -8,7 +8,7 @@
 use glam::{Vec2, Vec3};
 use smallvec::SmallVec;
 
-use crate::creature::{Creature, LEG_GAP, LegPhase, legs_cross, support_margin};
+use crate::creature::{Creature, LegPhase, legs_cross, support_margin};
 use crate::geometry::ConvexHull;
 use crate::math::{max_or_nan, min_or_nan};
 use crate::terrain::GridOrigin;
@@ -138,7 +138,7 @@ impl MotionFigures {
         if creature.legs.iter().any(|leg| leg.enters_body) {
             self.leg_body_intersections += 1;
         }
-        if legs_cross(&creature.legs, LEG_GAP) {
+        if legs_cross(&creature.legs, creature.leg_gap()) {
             self.leg_crossings += 1;
         }
         let margin = stability_margin(creature, &mut self.hull, &mut self.projected);
