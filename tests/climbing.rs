@@ -2963,3 +2963,80 @@ fn a_climber_turning_off_a_bridge_climbs_into_the_trench_rather_than_walk_on_air
     assert!(s.time_on_walls > 2.0, "{} s on walls", s.time_on_walls);
     assert_clean_climb(&s);
 }
+
+/// A user's stilt walker (two bones of 1.0 and 1.2 m) on ridged ground
+/// 4 m high with a box and a carved cylinder in it: its drive stopped it
+/// before a flank steeper than it may climb, and one foot then stepped
+/// between the flank's crest and the gully below, and back, twice a
+/// second for the rest of the walk (128 steps in 30 s, the body rocking
+/// 6 m in place), each step tilting the body and turning the foot's
+/// foothold ray back to where it had lifted from. A body told to stand
+/// takes no step back to where its last one lifted from.
+#[test]
+fn a_walker_stopped_before_a_flank_does_not_step_back_and_forth() {
+    const STILT: &str = r#"
+name = "stilt"
+[body]
+size = [0.5, 0.3, 0.4]
+height = 1.2
+speed = 1.5
+turn_rate = 60
+[solver]
+kind = "two-bone"
+[gait]
+step_threshold = 0.5
+step_height = 0.25
+step_duration = 0.4
+lead = 0.15
+groups = [["fl", "br"], ["fr", "bl"]]
+[[legs]]
+name = "fl"
+mirror = "fr"
+mount = [0.2, 0, -0.15]
+rest = [0.6, -1.2, -0.8]
+bones = [1.0, 1.2]
+pole = [1.5, 0.5, -1.0]
+[[legs]]
+name = "bl"
+mirror = "br"
+mount = [-0.2, 0, -0.15]
+rest = [-0.6, -1.2, -0.8]
+bones = [1.0, 1.2]
+pole = [-1.5, 0.5, -1.0]
+"#;
+    const RIDGE: &str = r#"
+name = "ridge"
+seed = 42
+resolution = 0.5
+[noise]
+source = "perlin"
+fractal = "ridged"
+frequency = 0.08
+amplitude = 4.0
+octaves = 4
+[[shapes]]
+kind = "box"
+center = [6.0, 0.5, 0.0]
+size = [0.5, 1.0, 30.0]
+yaw = 20.0
+[[shapes]]
+kind = "cylinder"
+center = [10.0, 0.0, 2.0]
+radius = 1.0
+height = 3.0
+subtract = true
+"#;
+    let s = common::drive(
+        parse_creature("stilt.toml", STILT).unwrap(),
+        parse_terrain("ridge.toml", RIDGE).unwrap(),
+        "forward 30s",
+    );
+    // It walks about 3.6 m to the flank and stands there.
+    assert!(s.displacement > 3.0, "{}", s.displacement);
+    assert!(
+        s.distance < s.displacement + 0.5,
+        "rocked {:.1} m in place",
+        s.distance - s.displacement
+    );
+    assert!(s.foot_steps < 30, "{} steps", s.foot_steps);
+}

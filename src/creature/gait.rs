@@ -297,10 +297,17 @@ impl Creature {
     /// the body rocks, and an octopod leg stepping back and forth between
     /// them kept its other legs from ever stepping, the body braked by
     /// them for good. Alone, such a step is taken: the leg may be the one
-    /// holding the body back. On open ground only: among walls a foot
-    /// rounding an edge may rightly step back to the face it left.
+    /// holding the body back. Among walls a foot rounding an edge may
+    /// rightly step back to the face it left, so there they are dropped
+    /// only when the body is told to stand (its drive stopped it before a
+    /// face it cannot climb, or the user did): then no step helps, alone or
+    /// not. A stilt-legged walker stopped before a ridged flank in a world
+    /// with a box in it stepped a foot between the flank's crest and the
+    /// gully below, and back, twice a second for good, the body tilting
+    /// with each step and turning its foothold's ray from one to the other.
     fn hold_back_steps(&mut self, scratch: &mut StepScratch) {
-        if self.among_walls {
+        let told_to_stand = self.motion.speed_command == 0.0 && self.motion.turn_command == 0.0;
+        if self.among_walls && !told_to_stand {
             return;
         }
         let near = BACK_STEP * self.spec.gait.step_threshold;
@@ -309,7 +316,7 @@ impl Creature {
             let leg = &legs[c.leg];
             c.urgency < 5.0 && leg.desired.distance(leg.lifted_from) <= near
         };
-        if scratch.candidates.iter().any(|c| !back(c)) {
+        if told_to_stand || scratch.candidates.iter().any(|c| !back(c)) {
             scratch.candidates.retain(|c| !back(c));
         }
     }
