@@ -262,21 +262,28 @@ fn a_recording_is_an_asciicast_of_what_the_viewer_drew() {
     assert!(shown.contains("throttle +50%"), "{shown}");
 }
 
-#[test]
-fn a_recording_never_overwrites_an_input() {
+/// Runs `skitter ARGS` in the repository without a terminal and returns
+/// its stderr, asserting exit code 2 (bad input, refused before the
+/// screen opens).
+fn refused(args: &[&str]) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skitter"))
-        .args([
-            "run",
-            "--creature",
-            "creatures/spider.toml",
-            "--record",
-            "creatures/spider.toml",
-        ])
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_recording_never_overwrites_an_input() {
+    let stderr = refused(&[
+        "run",
+        "--creature",
+        "creatures/spider.toml",
+        "--record",
+        "creatures/spider.toml",
+    ]);
     assert!(
         stderr.contains("--record creatures/spider.toml is the creature file"),
         "{stderr}"
@@ -287,13 +294,7 @@ fn a_recording_never_overwrites_an_input() {
 /// was no input and turned the repository's spider into an asciicast.
 #[test]
 fn a_recording_never_overwrites_a_file_that_is_not_one() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skitter"))
-        .args(["run", "--record", "creatures/spider.toml"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused(&["run", "--record", "creatures/spider.toml"]);
     assert!(
         stderr.contains(
             "--record creatures/spider.toml already exists and is not a skitter recording"
