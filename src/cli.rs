@@ -690,8 +690,8 @@ fn went_bad(summary: &Summary, strict: bool) -> Option<String> {
     (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
-/// What an output file (`--trace`, `--record`) holds: the start of its
-/// first line, by which an earlier run's file is known.
+/// What an output file (`--trace`, `--record`) holds, by which an earlier
+/// run's file is known.
 #[derive(Debug, Clone, Copy)]
 enum OutputKind {
     /// A JSON-lines trace (`--trace`).
@@ -700,12 +700,40 @@ enum OutputKind {
     Cast,
 }
 
+/// How much of an existing output file is read to know it: more than a
+/// cast's header line, and a trace's first fields.
+const OUTPUT_HEAD_BYTES: u64 = 1024;
+
 impl OutputKind {
-    /// How this kind's first line starts.
-    fn first_line_start(self) -> &'static [u8] {
+    /// Whether `head`, the start of a file, is how this kind's files start:
+    /// a trace's `{"step":N,"t":T,"creatures":[`, a cast's header line
+    /// (asciicast version 2, titled `skitter`). Another program's JSON
+    /// that merely starts `{"step":` is not one.
+    fn starts(self, head: &[u8]) -> bool {
         match self {
-            OutputKind::Trace => br#"{"step":"#,
-            OutputKind::Cast => br#"{"version":"#,
+            OutputKind::Trace => {
+                let Some(rest) = head.strip_prefix(br#"{"step":"#) else {
+                    return false;
+                };
+                let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                let Some(rest) = rest[digits..].strip_prefix(br#","t":"#) else {
+                    return false;
+                };
+                let number = rest
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit() || b".eE+-".contains(b))
+                    .count();
+                digits > 0 && number > 0 && rest[number..].starts_with(br#","creatures":["#)
+            }
+            OutputKind::Cast => {
+                let line = head.split(|b| *b == b'\n').next().unwrap_or_default();
+                serde_json::from_slice::<serde_json::Value>(line).is_ok_and(|header| {
+                    header["version"] == 2
+                        && header["width"].is_u64()
+                        && header["height"].is_u64()
+                        && header["title"] == "skitter"
+                })
+            }
         }
     }
 
@@ -719,23 +747,24 @@ impl OutputKind {
 }
 
 /// Whether the file at `path` may be replaced by output of `kind`: it does
-/// not exist, is empty, or is an earlier run's output of that kind (so
-/// running a command again replaces its own output). Anything else (a
-/// creature file, notes, a file of the other kind) is kept.
+/// not exist, is empty, is no regular file (a pipe or a terminal, as
+/// `--trace /dev/stdout`: reading it to check would wait for input, and
+/// writing destroys nothing), or is an earlier run's output of that kind
+/// (so running a command again replaces its own output). Anything else is
+/// kept: a creature file, notes, a file of the other kind, one that
+/// cannot be read to tell.
 fn replaceable_output(path: &str, kind: OutputKind) -> bool {
     use std::io::Read;
-    let Ok(file) = File::open(path) else {
-        return true;
-    };
-    let start = kind.first_line_start();
-    let mut head = Vec::with_capacity(start.len());
-    match file.take(start.len() as u64).read_to_end(&mut head) {
-        Ok(0) => true,
-        Ok(_) => head == start,
-        // Unreadable (a directory, no permission): creating it fails
-        // with its own message.
-        Err(_) => true,
+    match std::fs::metadata(path) {
+        // Absent (or out of sight: creating it then says why).
+        Err(_) => return true,
+        Ok(meta) if !meta.is_file() || meta.len() == 0 => return true,
+        Ok(_) => {}
     }
+    let mut head = Vec::new();
+    File::open(path)
+        .and_then(|file| file.take(OUTPUT_HEAD_BYTES).read_to_end(&mut head))
+        .is_ok_and(|_| kind.starts(&head))
 }
 
 /// Refuses an output file (`--trace`, `--record`) that is one of the run's
@@ -1017,16 +1046,37 @@ mod tests {
         };
         let cast = file(
             "a.cast",
-            "{\"version\":2,\"width\":80}\n[0.1,\"o\",\"x\"]\n",
+            "{\"version\":2,\"width\":80,\"height\":24,\"timestamp\":1,\"title\":\"skitter\"}\n[0.1,\"o\",\"x\"]\n",
         );
-        let trace = file("a.jsonl", "{\"step\":1,\"t\":0.008}\n");
+        let trace = file(
+            "a.jsonl",
+            "{\"step\":12,\"t\":0.1,\"creatures\":[{\"position\":[0,0,0]}]}\n",
+        );
+        let early = file(
+            "b.jsonl",
+            "{\"step\":1,\"t\":8.333333333333333e-3,\"creatures\":[]}\n",
+        );
+        // Other programs' JSON that starts the same way.
+        let log = file("log.json", "{\"step\":\"install\",\"t\":1}\n");
+        let other_trace = file("o.jsonl", "{\"step\":3,\"t\":0.5,\"loss\":0.1}\n");
+        let other_cast = file(
+            "o.cast",
+            "{\"version\":2,\"width\":80,\"height\":24,\"title\":\"vim\"}\n",
+        );
         let creature = file("c.toml", "name = \"c\"\n");
         let missing = dir.join("none").to_str().unwrap().to_owned();
+        let device = "/dev/null".to_owned();
         for (path, as_cast, as_trace) in [
             (&cast, true, false),
             (&trace, false, true),
+            (&early, false, true),
+            (&log, false, false),
+            (&other_trace, false, false),
+            (&other_cast, false, false),
             (&creature, false, false),
             (&missing, true, true),
+            // A terminal or a pipe is written to, never read (it blocked).
+            (&device, true, true),
         ] {
             assert_eq!(
                 replaceable_output(path, OutputKind::Cast),

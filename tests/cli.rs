@@ -571,6 +571,12 @@ fn trace_replaces_an_earlier_trace_but_no_other_file() {
     let empty = dir.join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
     assert_eq!(run("1", empty.to_str().unwrap()).status.code(), Some(0));
+    // A device is written to, not read to check: reading it waited for
+    // input for good.
+    let out = run("2", "/dev/stdout");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.starts_with("{\"step\":1,\"t\":"), "{printed}");
     for (name, text) in [
         ("victim.toml", "name = \"mine\"\n"),
         ("notes.txt", "{\"version\": 2} is a cast, not a trace\n"),

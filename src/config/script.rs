@@ -61,16 +61,14 @@ fn micros_to_seconds(micros: u64) -> f64 {
 /// microseconds: the one rounding between script time and steps, used for
 /// every cue, for the run's length and by `skitter check`, so they agree.
 pub fn steps_for(micros: u64, dt: f32) -> u64 {
-    // A step is a whole rate's reciprocal rounded to `f32` (1/120 s is
-    // 0.0083333338 s): dividing by that lost a step in a day-long script.
-    // The rate it stands for counts exactly, in integers.
-    let rate = 1.0 / f64::from(dt);
-    let whole = rate.round();
-    if whole >= 1.0 && (rate - whole).abs() <= whole * 1e-6 {
-        let scaled = u128::from(micros) * whole as u128;
+    // Dividing by a whole rate's reciprocal rounded to `f32` lost a step in
+    // a day-long script: the rate it stands for counts exactly, in
+    // integers (u128: no product of two u64 overflows it).
+    if let Some(rate) = crate::sim::whole_rate(dt) {
         let micros_per_second = u128::from(MICROS_PER_SECOND);
-        // At most a day of microseconds times a rate that fits an f32.
-        return ((scaled + micros_per_second / 2) / micros_per_second) as u64;
+        let steps =
+            (u128::from(micros) * u128::from(rate) + micros_per_second / 2) / micros_per_second;
+        return u64::try_from(steps).unwrap_or(u64::MAX);
     }
     (micros_to_seconds(micros) / f64::from(dt)).round() as u64
 }
@@ -420,6 +418,10 @@ mod tests {
         assert_eq!(steps_for(4_166, 1.0 / 120.0), 0);
         assert_eq!(steps_for(1_000_000, 0.3), 3);
         assert_eq!(steps_for(1_000_000, 1.0 / 60.0), 60);
+        // A step so short its rate passes any integer: divided, not
+        // multiplied past u128.
+        assert_eq!(steps_for(1, f32::MIN_POSITIVE), u64::MAX);
+        assert_eq!(steps_for(86_400_000_000, 1e-30), u64::MAX);
     }
 
     #[test]

@@ -1,5 +1,16 @@
 //! Fixed-step accounting: real time in, a whole number of simulation steps out.
 
+/// The steps a second that `dt` stands for, when it is a whole rate's
+/// reciprocal rounded to `f32` (1/120 s is 0.0083333338 s): counts and
+/// times of such steps are then exact in integers. `None` for any other
+/// step, which is taken as it is.
+pub fn whole_rate(dt: f32) -> Option<u64> {
+    let per_second = (1.0 / f64::from(dt)).round();
+    // Below 2^53 the f64 holds the whole number exactly.
+    ((1.0..9.0e15).contains(&per_second) && (1.0 / per_second) as f32 == dt)
+        .then_some(per_second as u64)
+}
+
 /// Accumulates elapsed real time and says how many fixed steps are due.
 ///
 /// The TUI feeds it frame times; the simulation then advances by exactly that

@@ -10,7 +10,7 @@ mod pace;
 mod timeline;
 mod world;
 
-pub use clock::FixedStep;
+pub use clock::{FixedStep, whole_rate};
 pub use command::{Command, CommandError};
 pub use metrics::{CreatureTrack, FollowedRecord, LogHistogram, Metrics, StepFigures, Summary};
 pub use motion::{CreatureMotion, MotionFigures, MotionMemory, stability_margin};

@@ -35,9 +35,8 @@ const CROWD_CHUNK: usize = 256;
 /// f32's rounding: a one-second run reported 1.0000000521540642 s (and
 /// multiplying by 1/120, step 111 read 0.9249999999999999).
 fn seconds_of(steps: u64, dt: f32) -> f64 {
-    let per_second = (1.0 / f64::from(dt)).round();
-    if per_second >= 1.0 && (1.0 / per_second) as f32 == dt {
-        steps as f64 / per_second
+    if let Some(per_second) = super::clock::whole_rate(dt) {
+        steps as f64 / per_second as f64
     } else {
         // An f32's shortest decimal always parses as an f64.
         steps as f64 * dt.to_string().parse().unwrap_or(f64::from(dt))
