@@ -3040,3 +3040,31 @@ subtract = true
     );
     assert!(s.foot_steps < 30, "{} steps", s.foot_steps);
 }
+
+/// The biped walks to the wall and stands level before it; the tilt was
+/// measured against the nearest surface, the wall, and read 90°. A
+/// climber's is measured along its own down: on the wall it reads the
+/// wall's face, not the floor below.
+#[test]
+fn tilt_is_measured_against_the_ground_under_the_body() {
+    for walker in ["biped", "hexapod"] {
+        let s = common::drive(
+            common::shipped_creature(walker),
+            common::shipped_terrain("wall"),
+            "forward 20s",
+        );
+        assert!(
+            s.tilt_error_max_deg < 5.0,
+            "{walker}: {}",
+            s.tilt_error_max_deg
+        );
+    }
+    let s = common::drive(
+        common::shipped_creature("spider"),
+        common::shipped_terrain("wall"),
+        "forward 20s",
+    );
+    assert!(s.time_on_walls > 1.0, "{}", s.time_on_walls);
+    // Leaning through the floor-to-wall bend, not 90° off the wall.
+    assert!(s.tilt_error_max_deg < 75.0, "{}", s.tilt_error_max_deg);
+}

@@ -2,7 +2,7 @@
 //! the headless summary, the tests and the benchmarks.
 
 use crate::math::{max_or_nan, min_or_nan};
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use serde::Serialize;
 
 use super::motion::{CreatureMotion, MotionFigures, MotionMemory, unstable_share};
@@ -178,7 +178,8 @@ pub struct Metrics {
     body_height_sum: f64,
     body_height_samples: u64,
     /// Largest angle between body up and the normal of the surface under
-    /// it, the first along its down (degrees).
+    /// it (degrees): among shapes the first one straight below it, for a
+    /// climber along its own down.
     pub tilt_error_max_deg: f32,
     /// Non-finite values seen in poses and IK results.
     pub nan_count: u64,
@@ -424,14 +425,21 @@ impl Metrics {
         self.body_height_sum += f64::from(height);
         self.body_height_samples += 1;
         // The surface the body stands over: on open ground the ground
-        // under it, among shapes the first surface along its down (the
-        // nearest surface to a walker beside a wall is the wall, and read
-        // 90° for a body standing level). Over nothing within reach, the
+        // under it; among shapes the first surface straight below it, or
+        // for a climber along its own down (the nearest surface to a
+        // walker beside a wall is the wall, and read 90° for a body
+        // standing level; along its own down, a walker fallen on its side
+        // against a wall would read 0°). Over nothing within reach, the
         // nearest surface.
         let under_normal = if solid {
+            let down = if creature.spec().body.surface == crate::creature::Surface::Any {
+                -body.up()
+            } else {
+                Vec3::NEG_Y
+            };
             terrain
-                .raycast(body.position, -body.up(), 2.0 * creature.spec().max_reach())
-                .map_or(normal, |hit| terrain.distance_and_normal(hit.point).1)
+                .raycast(body.position, down, 2.0 * creature.spec().max_reach())
+                .map_or(normal, |hit| terrain.normal_at(hit.point))
         } else {
             normal
         };
@@ -760,7 +768,8 @@ pub struct Summary {
     /// Mean body height above the surface.
     pub body_height_mean: f32,
     /// Largest angle between body up and the normal of the surface under
-    /// it, the first along its down (degrees).
+    /// it (degrees): among shapes the first one straight below it, for a
+    /// climber along its own down.
     pub tilt_error_max_deg: f32,
     /// Non-finite values seen.
     pub nan_count: u64,
