@@ -123,7 +123,7 @@ fn the_help_scrolls_on_a_small_terminal() {
 }
 
 /// Esc quit with the help open, where a user means to close it; with
-/// the help closed it still quits, as does q at any time.
+/// nothing open it still quits, as does q at any time.
 #[test]
 fn esc_closes_the_help_before_it_quits() {
     let mut app = app();
@@ -135,6 +135,17 @@ fn esc_closes_the_help_before_it_quits() {
     let mut app = self::app();
     app.handle(Action::ToggleHelp);
     app.handle(Action::Quit);
+    assert!(app.quit);
+    // The leg inspector closes the same way, after the help.
+    let mut app = self::app();
+    app.handle(Action::Inspect(Some(0)));
+    app.handle(Action::ToggleHelp);
+    app.handle(Action::Back);
+    assert_eq!((app.show_help, app.camera.inspect), (false, Some(0)));
+    app.handle(Action::Back);
+    assert_eq!(app.camera.inspect, None);
+    assert!(!app.quit);
+    app.handle(Action::Back);
     assert!(app.quit);
 }
 

@@ -97,7 +97,8 @@ pub enum Action {
     ScrollHelp(i32),
     /// Leave.
     Quit,
-    /// Close the help if it is open, else leave (Esc).
+    /// Close the help, else the leg inspector, if one is open; else leave
+    /// (Esc).
     Back,
 }
 
@@ -584,7 +585,10 @@ impl App {
             }
             // Page keys mean nothing with the help closed.
             Action::ScrollHelp(_) => {}
+            // Esc closes what is open over the views, the help first, then
+            // the leg inspector; with nothing open it quits.
             Action::Back if self.show_help => self.show_help = false,
+            Action::Back if self.camera.inspect.is_some() => self.camera.inspect = None,
             Action::Quit | Action::Back => self.quit = true,
         }
     }

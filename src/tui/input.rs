@@ -60,7 +60,7 @@ pub fn action_for(key: KeyEvent) -> Option<Action> {
 
 /// The key a press means, the same for every screen: nothing for a
 /// release, letters in lower case (so either case means the same), and
-/// Ctrl+C as q, which quits everywhere (Esc first closes the help).
+/// Ctrl+C as q, which quits everywhere (Esc first closes what is open).
 pub(super) fn pressed(key: KeyEvent) -> Option<KeyCode> {
     if key.kind == KeyEventKind::Release {
         return None;
@@ -111,7 +111,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("[/]", "slow motion / fast forward (0.25x to 4x)"),
     ("n/m", "follow the next / previous creature (in a scene)"),
     ("?", "this help (↑/↓, PgUp/PgDn, Home/End scroll it)"),
-    ("q/Esc", "quit (Esc closes this help first)"),
+    (
+        "q/Esc",
+        "quit (Esc first closes this help, then the inspector)",
+    ),
 ];
 
 /// Why walking works the way it does, for the help overlay.
