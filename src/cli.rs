@@ -308,7 +308,7 @@ struct HeadlessArgs {
     /// which says how many of each kind).
     #[arg(long, default_value_t = 1, conflicts_with = "scene", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     count: u32,
-    /// Write one JSON line per step (poses, feet, IK reports) to this file
+    /// Write one JSON line per step (poses, feet, IK reports) to this file.
     /// It replaces an earlier trace, never an input file or any other
     /// existing file.
     #[arg(long)]

@@ -156,7 +156,11 @@ fn a_missing_top_level_key_is_placed_at_the_start_and_names_the_kind() {
     let err = parse_terrain("empty.toml", "").unwrap_err();
     assert_eq!((err.line, err.column), (Some(1), Some(1)), "{err}");
     assert!(err.message.contains("every terrain file needs it"), "{err}");
-    assert!(err.message.contains("is read as a terrain"), "{err}");
+    assert!(
+        err.message
+            .contains("`check` reads a file as a terrain when"),
+        "{err}"
+    );
 }
 
 /// `groups = []` was taken for "each leg alone", what leaving the key out
@@ -169,7 +173,11 @@ fn an_empty_list_of_gait_groups_is_refused() {
         &err,
         line_of(&text, "groups = []"),
         "gait.groups",
-        &["an empty list names no group", "[[\"", "leave `groups` out"],
+        &[
+            "an empty list names no group",
+            "(front_left, front_right, back_left, back_right) in exactly one",
+            "leave `groups` out",
+        ],
     );
 }
 
@@ -177,7 +185,7 @@ fn an_empty_list_of_gait_groups_is_refused() {
 /// what to write, and then "duplicate key" for every key under it.
 #[test]
 fn a_table_written_twice_is_one_error_not_one_a_key() {
-    let text = "name = \"x\"\n[body]\nsize = [0.5, 0.2, 0.3]\nheight = 0.3\n[body]\nsize = [1, 1, 1]\nheight = 2\nspeed = 1\n[gait]\nstep_height = 0.1\n[gait]\nstep_height = 1\nlead = 1\n";
+    let text = "name = \"x\"\n[body]\nsize = [0.5, 0.2, 0.3]\nheight = 0.3\n[body]\nsize = [1, 1, 1]\nheight = 2\nspeed = 1\n[gait]\nstep_height = 0.1\n[gait] # the slow gait\nstep_height = 1\nlead = 1\n";
     let err = creature_error(text);
     let errors: Vec<String> = err.to_string().lines().map(str::to_owned).collect();
     assert_eq!(errors.len(), 2, "{err}");
@@ -652,7 +660,11 @@ fn check_file_detects_kinds_and_reports_unreadable_files() {
     // so the checker and the runner agree on it.
     let err = check_file(&path("neither.toml")).unwrap_err();
     assert!(err.to_string().contains("unknown field `x`"), "{err}");
-    assert!(err.message.contains("is read as a terrain"), "{err}");
+    assert!(
+        err.message
+            .contains("`check` reads a file as a terrain when"),
+        "{err}"
+    );
     assert_eq!((err.line, err.column), (Some(1), Some(1)));
     let err = check_file(&path("binary.toml")).unwrap_err();
     assert!(err.message.contains("not UTF-8"), "{err}");

@@ -249,9 +249,7 @@ fn on_flat_ground_the_clip_is_the_walk_and_a_wrong_speed_makes_feet_glide() {
     );
 }
 
-/// The lab's help does not fit the smallest screen either: it scrolls with
-/// j/k (or the arrows) and says which rows show; with the help closed those
-/// keys change nothing.
+/// Esc closes the lab's help, as the viewer's, before it quits.
 #[test]
 fn esc_closes_the_lab_help_before_it_quits() {
     let mut app = lab(Rig::Chain, 10);
@@ -262,6 +260,9 @@ fn esc_closes_the_lab_help_before_it_quits() {
     assert!(app.quit);
 }
 
+/// The lab's help does not fit the smallest screen either: it scrolls with
+/// j/k (or the arrows) and says which rows show; with the help closed those
+/// keys change nothing.
 #[test]
 fn the_lab_help_scrolls_on_a_small_terminal() {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

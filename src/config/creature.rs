@@ -1493,24 +1493,6 @@ fn parse_gait(
     })
 }
 
-/// Two groups of `names`, alternate legs in each, written as in a file:
-/// `[["a", "c"], ["b", "d"]]`.
-fn example_groups(names: &[String]) -> String {
-    let group = |parity: usize| {
-        let members: Vec<String> = names
-            .iter()
-            .skip(parity)
-            .step_by(2)
-            .map(|name| format!("\"{name}\""))
-            .collect();
-        format!("[{}]", members.join(", "))
-    };
-    if names.len() < 2 {
-        return format!("[{}]", group(0));
-    }
-    format!("[{}, {}]", group(0), group(1))
-}
-
 /// `gait.groups` as lists of indices into `names`, every unknown or repeated
 /// leg reported; without groups every leg is a group of its own (one leg
 /// steps at a time).
@@ -1529,11 +1511,16 @@ fn parse_groups(
             errors.push(check.at(
                 spanned,
                 "gait.groups",
+                // No example from the names: which legs make a good group
+                // depends on where they stand (alternating in file order
+                // put each side in a group of its own, a gait that barely
+                // walks).
                 format!(
                     "an empty list names no group; list the groups of legs that lift \
-                     together (each leg in one group), e.g. {}, or leave `groups` out for \
-                     each leg to step alone",
-                    example_groups(names)
+                     together, each of its legs ({}) in exactly one, as in \
+                     [[\"a\", \"d\"], [\"b\", \"c\"]], or leave `groups` out for each leg \
+                     to step alone",
+                    names.join(", ")
                 ),
             ));
             return None;

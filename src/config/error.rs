@@ -344,13 +344,7 @@ impl<'a> Source<'a> {
     /// `[[name]]`.
     fn header_on(&self, line: usize) -> Option<String> {
         let text = self.text.lines().nth(line.checked_sub(1)?)?;
-        let text = text.split('#').next()?.trim();
-        let inner = text.strip_prefix('[')?.strip_suffix(']')?;
-        let inner = inner
-            .strip_prefix('[')
-            .and_then(|i| i.strip_suffix(']'))
-            .unwrap_or(inner);
-        Some(inner.trim().to_string())
+        table_header(text).map(|(name, _)| name.to_string())
     }
 
     /// The array or inline table still open when a line that can only
@@ -412,26 +406,16 @@ impl<'a> Source<'a> {
     fn table_hint(&self, offset: usize) -> Option<String> {
         let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let header = |line: &str| -> Option<(String, bool)> {
-            let line = line.split('#').next()?.trim();
-            let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-            Some(
-                match inner.strip_prefix('[').and_then(|i| i.strip_suffix(']')) {
-                    Some(name) => (name.trim().to_string(), true),
-                    None => (inner.trim().to_string(), false),
-                },
-            )
-        };
-        let (name, _) = header(self.text[line_start..].lines().next()?)?;
+        let (name, _) = table_header(self.text[line_start..].lines().next()?)?;
         let list = format!("[[{name}]]");
         let single_at = self
             .text
             .lines()
-            .position(|l| header(l) == Some((name.clone(), false)));
+            .position(|l| table_header(l) == Some((name, false)));
         let listed = self
             .text
             .lines()
-            .any(|l| header(l) == Some((name.clone(), true)));
+            .any(|l| table_header(l) == Some((name, true)));
         Some(match (single_at, listed) {
             (Some(at), true) => format!(
                 "`[{name}]` on line {} names one table, but `{list}` makes `{name}` a \
@@ -458,17 +442,15 @@ impl<'a> Source<'a> {
             .split_once('=')
             .map(|(k, _)| k.trim().trim_matches('"').to_string())
             .filter(|k| !k.is_empty() && !k.starts_with('['));
-        let headers: Vec<&str> = self.text[..line_start]
+        let headers: Vec<(&str, bool)> = self.text[..line_start]
             .lines()
-            .map(str::trim)
-            .filter(|l| l.starts_with('['))
+            .filter_map(table_header)
             .collect();
         // An array of tables (`[[legs]]`) is named with its entry's index,
         // as the validation's own errors name it (`legs[2]`).
-        let header = headers.last().map(|last| {
-            let name = last.trim_matches(|c| c == '[' || c == ']').trim();
-            if last.starts_with("[[") {
-                let index = headers.iter().filter(|h| **h == *last).count() - 1;
+        let header = headers.last().map(|&(name, list)| {
+            if list {
+                let index = headers.iter().filter(|h| **h == (name, true)).count() - 1;
                 format!("{name}[{index}]")
             } else {
                 name.to_string()
@@ -592,6 +574,20 @@ fn plain_types(message: &str) -> String {
         }
     }
     plain
+}
+
+/// The table a header line names and whether it is an entry of a list
+/// (`[[legs]]`), with any comment after it left out (`[gait] # slow`);
+/// `None` for any other line.
+fn table_header(line: &str) -> Option<(&str, bool)> {
+    let line = line.split('#').next()?.trim();
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    Some(
+        match inner.strip_prefix('[').and_then(|i| i.strip_suffix(']')) {
+            Some(name) => (name.trim(), true),
+            None => (inner.trim(), false),
+        },
+    )
 }
 
 /// Adds to a table header's error how many duplicate keys under it were

@@ -295,13 +295,13 @@ pub(super) fn finite_vec3(
     }
 }
 
+/// Where an error about a missing top-level key points: line 1, column 1.
+const FILE_START: Range<usize> = 0..0;
+
 /// A TOML document's top-level table, read so that every problem in it can
 /// be reported: syntax errors all at once (the parser recovers), then each
 /// section deserialized on its own, so a type error in one leg does not hide
 /// one in the next.
-/// Where an error about a missing top-level key points: line 1, column 1.
-const FILE_START: Range<usize> = 0..0;
-
 pub(super) struct Document<'i> {
     table: DeTable<'i>,
     /// Keys taken so far; whatever is left at the end is unknown.

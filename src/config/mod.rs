@@ -411,7 +411,7 @@ pub fn check_file_seeded(
 /// are scenes when they list `[[creatures]]` or name a `terrain` (no
 /// terrain file has that key), creatures when they hold any
 /// creature table (`body`, `legs`, `gait`, `solver`) and terrains otherwise
-/// (every terrain field has a default); anything else is read as a drive
+/// (every terrain field but `name` has a default); anything else is read as a drive
 /// script. The same parsers load files for
 /// `headless` and the viewer, so all three always agree.
 pub fn check_file_with_warnings(path: &str) -> Result<(Checked, Vec<Warning>), ConfigError> {

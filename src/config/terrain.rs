@@ -172,9 +172,9 @@ pub fn parse_terrain_seeded(
         name: doc.required(
             &src,
             "name",
-            "every terrain file needs it, e.g. `name = \"my-ground\"` (a file with none \
-             of a creature's tables, `body`, `legs`, `gait` and `solver`, nor a scene's \
-             `creatures`, is read as a terrain)",
+            "every terrain file needs it, e.g. `name = \"my-ground\"` (`check` reads a \
+             file as a terrain when it has none of a creature's tables, `body`, `legs`, \
+             `gait` and `solver`, nor a scene's `creatures` and `terrain`)",
             &mut errors,
         ),
         seed: doc.optional(&src, "seed", &mut errors).flatten(),

@@ -300,8 +300,9 @@ impl Creature {
     /// holding the body back. Among walls a foot rounding an edge may
     /// rightly step back to the face it left, so there they are dropped
     /// only when the body is told to stand (its drive stopped it before a
-    /// face it cannot climb, or the user did): then no step helps, alone or
-    /// not. A stilt-legged walker stopped before a ridged flank in a world
+    /// face it cannot climb, the crowd in a scene holds it, or the user
+    /// stopped it): then no step helps, alone or not. A foot about to be
+    /// lost steps whatever the body is told. A stilt-legged walker stopped before a ridged flank in a world
     /// with a box in it stepped a foot between the flank's crest and the
     /// gully below, and back, twice a second for good, the body tilting
     /// with each step and turning its foothold's ray from one to the other.
