@@ -246,15 +246,20 @@ bones = [0.03, 0.05]
 fn a_small_creature_s_legs_cross_only_nearer_than_a_fiftieth_of_their_reach() {
     for shipped in CREATURES {
         let spec = parse_creature(shipped.name, shipped.text).unwrap();
-        assert_eq!(
-            spec.leg_gap(),
-            skitter::creature::LEG_GAP,
+        assert!(
+            spec.leg_gaps()
+                .iter()
+                .all(|g| *g == skitter::creature::LEG_GAP),
             "{}",
             shipped.name
         );
     }
     let mite = parse_creature("mite.toml", MITE).unwrap();
-    assert!((mite.leg_gap() - 0.0016).abs() < 1e-6, "{}", mite.leg_gap());
+    assert!(
+        mite.leg_gaps().iter().all(|g| (g - 0.0016).abs() < 1e-6),
+        "{:?}",
+        mite.leg_gaps()
+    );
     let dir = common::temp_dir("config-mite");
     let path = dir.join("mite.toml");
     std::fs::write(&path, MITE).unwrap();

@@ -34,7 +34,7 @@ pub(super) fn trial_warnings(
 }
 
 /// A warning at the rest point of the leg behind when two legs came within
-/// the creature's [`CreatureSpec::leg_gap`] of each other for more than
+/// their gap ([`CreatureSpec::leg_gaps`]) of each other for more than
 /// [`CROSSING_WARNING_SHARE`] of the walk at `pace`.
 fn crossing_warning(
     creature: &CreatureSpec,
@@ -59,7 +59,7 @@ fn crossing_warning(
              points (now {} m apart) or their mounts, or bend their knees apart (pole)",
             front.name,
             back.name,
-            1000.0 * creature.leg_gap(),
+            1000.0 * creature.leg_gaps()[a].min(creature.leg_gaps()[b]),
             100.0 * share,
             significant(front.rest.distance(back.rest)),
         ),

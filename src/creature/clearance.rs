@@ -7,18 +7,20 @@ use super::{Body, Leg};
 use crate::geometry::{inside_box, segment_distance, segment_enters_box};
 use crate::ik::Chain;
 
-/// Two legs closer than this (metres) count as crossing.
+/// Two legs closer than this (metres) count as crossing, unless one is
+/// too small for it (see [`CreatureSpec::leg_gaps`](super::CreatureSpec::leg_gaps)).
 pub const LEG_GAP: f32 = 0.01;
 
-/// Whether any two legs' bones come within `gap` of each other. First bones
-/// of legs mounted at the same point are not compared (they touch by design).
-pub fn legs_cross(legs: &[Leg], gap: f32) -> bool {
-    crossing_pair(legs, gap).is_some()
+/// Whether any two legs' bones come within their gap of each other: the
+/// smaller of the two legs' `gaps` (one a leg). First bones of legs
+/// mounted at the same point are not compared (they touch by design).
+pub fn legs_cross(legs: &[Leg], gaps: &[f32]) -> bool {
+    crossing_pair(legs, gaps).is_some()
 }
 
-/// The first two legs (indices, in order) whose bones come within `gap` of
-/// each other, as [`legs_cross`] finds them.
-pub fn crossing_pair(legs: &[Leg], gap: f32) -> Option<(usize, usize)> {
+/// The first two legs (indices, in order) whose bones come within their
+/// gap of each other, as [`legs_cross`] finds them.
+pub fn crossing_pair(legs: &[Leg], gaps: &[f32]) -> Option<(usize, usize)> {
     // Each leg's box once, not once a pair (an octopod has 28 pairs). On
     // the stack for as many legs as any shipped creature has, and not
     // cleared first: zeroing room for a file's most legs was a tenth of
@@ -28,13 +30,14 @@ pub fn crossing_pair(legs: &[Leg], gap: f32) -> Option<(usize, usize)> {
     let box_of = |k: usize| boxes[k];
     // Boxes apart by more than the gap along an axis: nothing in one comes
     // within the gap of anything in the other.
-    let apart = |(a_min, a_max): (Vec3, Vec3), (b_min, b_max): (Vec3, Vec3)| {
+    let apart = |(a_min, a_max): (Vec3, Vec3), (b_min, b_max): (Vec3, Vec3), gap: f32| {
         (a_min - gap).cmpgt(b_max).any() || (b_min - gap).cmpgt(a_max).any()
     };
     for (i, a) in legs.iter().enumerate() {
         let a_box = box_of(i);
         for (j, b) in legs.iter().enumerate().skip(i + 1) {
-            if apart(a_box, box_of(j)) {
+            let gap = gaps[i].min(gaps[j]);
+            if apart(a_box, box_of(j), gap) {
                 continue;
             }
             let shared_mount = a.chain.root().distance(b.chain.root()) <= gap;
@@ -43,7 +46,7 @@ pub fn crossing_pair(legs: &[Leg], gap: f32) -> Option<(usize, usize)> {
                 let sa_box = (sa[0].min(sa[1]), sa[0].max(sa[1]));
                 for (kb, sb) in jb.windows(2).enumerate() {
                     if shared_mount && ka == 0 && kb == 0
-                        || apart(sa_box, (sb[0].min(sb[1]), sb[0].max(sb[1])))
+                        || apart(sa_box, (sb[0].min(sb[1]), sb[0].max(sb[1])), gap)
                     {
                         continue;
                     }
@@ -142,14 +145,45 @@ mod tests {
             Vec3::new(-0.4, 0.2, -0.4),
             Vec3::new(-0.6, -0.3, -0.6),
         ]);
-        assert!(!legs_cross(&[a.clone(), apart], LEG_GAP));
+        assert!(!legs_cross(&[a.clone(), apart], &[LEG_GAP; 2]));
         // A back leg whose foot reaches forward past the front leg's shin.
         let crossing = leg(&[
             Vec3::new(-0.2, 0.0, -0.1),
             Vec3::new(-0.1, 0.2, -0.4),
             Vec3::new(0.5, -0.3, -0.6),
         ]);
-        assert!(legs_cross(&[a, crossing], LEG_GAP));
+        assert!(legs_cross(&[a, crossing], &[LEG_GAP; 2]));
+    }
+
+    /// Two straight legs side by side, 8 mm apart all along.
+    fn legs_8_mm_apart() -> [Leg; 2] {
+        let straight = |x: f32| {
+            leg(&[
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(x, -0.1, -0.3),
+                Vec3::new(x, -0.2, -0.6),
+            ])
+        };
+        [straight(0.0), straight(0.008)]
+    }
+
+    #[test]
+    fn a_pair_of_legs_takes_the_smaller_of_their_gaps() {
+        let [a, b] = legs_8_mm_apart();
+        assert!(legs_cross(&[a.clone(), b.clone()], &[LEG_GAP; 2]));
+        assert!(!legs_cross(&[a.clone(), b.clone()], &[LEG_GAP, 0.005]));
+        assert!(!legs_cross(&[a.clone(), b.clone()], &[0.005, LEG_GAP]));
+        // Only its own two legs' gaps: a small third leg far off changes
+        // nothing between them.
+        let far = leg(&[
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(2.0, -0.01, -0.03),
+            Vec3::new(2.0, -0.02, -0.06),
+        ]);
+        assert_eq!(
+            crossing_pair(&[a, b, far], &[LEG_GAP, LEG_GAP, 0.001]),
+            Some((0, 1))
+        );
     }
 
     /// A row of legs side by side, each 0.1 m from the next, plus `extra`.
@@ -179,9 +213,10 @@ mod tests {
                 Vec3::new(last, 0.2, -0.3),
                 Vec3::new(0.0, -0.05, -0.4),
             ]);
-            assert!(!legs_cross(&row_of_legs(count, None), LEG_GAP), "{count}");
+            let gaps = vec![LEG_GAP; count + 1];
+            assert!(!legs_cross(&row_of_legs(count, None), &gaps), "{count}");
             assert!(
-                legs_cross(&row_of_legs(count, Some(crossing)), LEG_GAP),
+                legs_cross(&row_of_legs(count, Some(crossing)), &gaps),
                 "{count}"
             );
         }
@@ -199,7 +234,7 @@ mod tests {
             Vec3::new(-0.3, 0.0, -0.3),
             Vec3::new(-0.5, -0.3, -0.5),
         ]);
-        assert!(!legs_cross(&[a, b], LEG_GAP));
+        assert!(!legs_cross(&[a, b], &[LEG_GAP; 2]));
     }
 
     #[test]

@@ -183,9 +183,8 @@ impl LegSpec {
     }
 }
 
-/// The share of its shortest leg's reach that a small creature's legs may
-/// come within before they count as crossing (see
-/// [`CreatureSpec::leg_gap`]).
+/// The share of a small leg's reach that another leg may come within
+/// before the two count as crossing (see [`CreatureSpec::leg_gaps`]).
 const LEG_GAP_SHARE: f32 = 0.02;
 
 /// A complete, validated creature.
@@ -487,18 +486,18 @@ impl CreatureSpec {
         self.legs.iter().map(LegSpec::reach).fold(0.0, f32::max)
     }
 
-    /// How near two of its legs' bones may come before they count as
-    /// crossing (metres): [`LEG_GAP`](super::LEG_GAP), or a fiftieth of its
-    /// shortest leg's reach on a creature too small for a centimetre to
-    /// mean touching (a mite of 8 cm legs, its front hips 4 cm apart, was
-    /// said to cross its front legs). Every shipped creature keeps 1 cm.
-    pub fn leg_gap(&self) -> f32 {
-        let shortest = self
-            .legs
+    /// Per leg, how near another leg's bones may come to it before the two
+    /// count as crossing (metres; a pair takes the smaller of its two):
+    /// [`LEG_GAP`](super::LEG_GAP), or a fiftieth of the leg's reach on a
+    /// leg too small for a centimetre to mean touching (a mite of 8 cm
+    /// legs, its front hips 4 cm apart, was said to cross its front legs).
+    /// Per leg, so one short palp does not shrink the gap between long
+    /// legs. Every shipped creature keeps 1 cm.
+    pub fn leg_gaps(&self) -> Vec<f32> {
+        self.legs
             .iter()
-            .map(LegSpec::reach)
-            .fold(f32::INFINITY, f32::min);
-        super::LEG_GAP.min(LEG_GAP_SHARE * shortest)
+            .map(|leg| super::LEG_GAP.min(LEG_GAP_SHARE * leg.reach()))
+            .collect()
     }
 }
 

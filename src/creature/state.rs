@@ -184,9 +184,9 @@ pub struct KindShared {
     pub(super) frames: Box<[LegFrame]>,
     /// Full-throttle speed: the file's, capped by what the gait can carry.
     pub(super) walk_speed: f32,
-    /// How near two legs may come before they count as crossing
-    /// ([`CreatureSpec::leg_gap`]).
-    pub(super) leg_gap: f32,
+    /// How near each leg may come to another before they count as
+    /// crossing ([`CreatureSpec::leg_gaps`]).
+    pub(super) leg_gaps: Box<[f32]>,
     /// The gait's speed cap, which the feet's speed (walking plus turning)
     /// never exceeds.
     pub(super) speed_cap: f32,
@@ -319,7 +319,7 @@ impl KindShared {
                 .into_boxed_slice(),
             frames,
             walk_speed: spec.walk_speed(),
-            leg_gap: spec.leg_gap(),
+            leg_gaps: spec.leg_gaps().into_boxed_slice(),
             speed_cap: spec.speed_cap(),
             rest_radius: spec.rest_radius(),
             reach_ahead,
@@ -546,10 +546,10 @@ impl Creature {
         &self.spec
     }
 
-    /// How near two of its legs may come before they count as crossing
-    /// (its kind's [`CreatureSpec::leg_gap`], worked out once).
-    pub fn leg_gap(&self) -> f32 {
-        self.shared.leg_gap
+    /// How near each of its legs may come to another before they count as
+    /// crossing (its kind's [`CreatureSpec::leg_gaps`], worked out once).
+    pub fn leg_gaps(&self) -> &[f32] {
+        &self.shared.leg_gaps
     }
 
     /// Where the creature stood once set down (its legs placed), in its

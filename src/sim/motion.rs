@@ -138,7 +138,7 @@ impl MotionFigures {
         if creature.legs.iter().any(|leg| leg.enters_body) {
             self.leg_body_intersections += 1;
         }
-        if legs_cross(&creature.legs, creature.leg_gap()) {
+        if legs_cross(&creature.legs, creature.leg_gaps()) {
             self.leg_crossings += 1;
         }
         let margin = stability_margin(creature, &mut self.hull, &mut self.projected);

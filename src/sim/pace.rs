@@ -32,8 +32,8 @@ pub struct Pace {
     /// The share of the measured time a step was held back for the body's
     /// balance (0 to 1).
     pub balance_wait: f32,
-    /// The two legs (indices) that came within the creature's
-    /// [`CreatureSpec::leg_gap`] of each other
+    /// The two legs (indices) that came within their gap
+    /// ([`CreatureSpec::leg_gaps`]) of each other
     /// most often once it walks (after the warm-up), and the share of that
     /// time they did.
     pub crossing: Option<(usize, usize, f32)>,
@@ -81,7 +81,7 @@ pub fn flat_ground_pace(spec: &CreatureSpec, flat: Arc<Heightfield>) -> Pace {
             continue;
         }
         waited += usize::from(creature.is_waiting_for_balance());
-        if let Some(pair) = crossing_pair(&creature.legs, creature.leg_gap()) {
+        if let Some(pair) = crossing_pair(&creature.legs, creature.leg_gaps()) {
             match crossings.iter_mut().find(|(seen, _)| *seen == pair) {
                 Some((_, count)) => *count += 1,
                 None => crossings.push((pair, 1)),
