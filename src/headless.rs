@@ -143,7 +143,10 @@ impl HeadlessRun {
             // Checked by `check_solvers`: every leg supports it.
             let _ = world.apply(Command::SetSolver(kind));
         }
-        for (index, kind) in self.scene.iter().flat_map(|s| &s.kinds).enumerate() {
+        // `--solver` is every leg's, a scene kind's own `solver` included,
+        // as in the viewer (headless had let the kind's win).
+        let kinds = self.scene.iter().flat_map(|s| &s.kinds);
+        for (index, kind) in kinds.enumerate().filter(|_| self.solver.is_none()) {
             if let Some(solver) = kind.solver {
                 // The scene loader checked it against this kind's legs.
                 let _ = world.apply_to_kind(index, Command::SetSolver(solver));

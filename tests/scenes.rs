@@ -580,6 +580,38 @@ fn the_cli_runs_scenes_and_refuses_what_does_not_go_with_them() {
     assert_eq!(json["count"], 6);
     assert_eq!(json["kinds"].as_array().unwrap().len(), 6);
     assert!(json["realtime_factor"].as_f64().unwrap() > 0.0);
+    // `--solver` is every leg's, a kind's own `solver` included, as in the
+    // viewer (headless had kept the kind's).
+    let dir = common::temp_dir("scene-solver");
+    let scene = dir.join("s.toml");
+    std::fs::write(
+        &scene,
+        "[[creatures]]\ncreature = \"spider\"\nsolver = \"ccd\"\n\
+         [[creatures]]\ncreature = \"hexapod\"\nat = [0.0, 10.0]\n",
+    )
+    .unwrap();
+    let scene = scene.to_str().unwrap();
+    let solvers = |extra: &[&str]| {
+        let mut args = vec!["headless", "--scene", scene, "--steps", "2"];
+        args.extend(extra);
+        let json = summary_of_run(&args);
+        let kinds: Vec<String> = json["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["solver"].as_str().unwrap().to_owned())
+            .collect();
+        (json["solver"].as_str().unwrap().to_owned(), kinds)
+    };
+    assert_eq!(
+        solvers(&[]),
+        ("ccd, fabrik".into(), vec!["ccd".into(), "fabrik".into()])
+    );
+    assert_eq!(
+        solvers(&["--solver", "dls"]),
+        ("dls".into(), vec!["dls".into(), "dls".into()])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 
     for args in [
         &["headless", "--scene", "scenes/zoo.toml", "--count", "3"][..],
