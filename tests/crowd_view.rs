@@ -56,7 +56,7 @@ fn a_creature_followed_while_paused_shows_its_own_figures_at_once() {
     // The biped: two legs, never three feet down.
     app.handle(Action::FollowNext(1));
     let text = frame(&app, 120, 40);
-    assert!(text.contains("creature biped (2 legs)"), "{text}");
+    assert!(text.contains("creature biped 2/6 (2 legs)"), "{text}");
     assert!(text.contains("balance  <3 down"), "{text}");
     assert!(text.contains("slip max -  gait viol -"), "{text}");
     // The hexapod stands on three feet or more.
@@ -239,7 +239,7 @@ fn the_baked_playback_is_refused_in_a_scene() {
         "{notice}"
     );
     let text = frame(&app, 120, 40);
-    assert!(text.contains("creature spider (4 legs)"), "{text}");
+    assert!(text.contains("creature spider 1/6 (4 legs)"), "{text}");
 }
 
 /// A drive key while following a creature whose kind walks its scene

@@ -388,7 +388,12 @@ fn draw_stats(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut lines = vec![
         label(
             "creature",
-            format!("{} ({} legs)", sanitize(&spec.name), spec.legs.len()),
+            format!(
+                "{}{} ({} legs)",
+                sanitize(&spec.name),
+                which_followed(world),
+                spec.legs.len()
+            ),
         ),
         label(
             "terrain",
@@ -816,18 +821,24 @@ const GAIT_STEPS_PER_COLUMN: usize = 3;
 
 /// The most important figures, most important first (a pause right after
 /// the creature), for the one line terminals too narrow for the panel get.
+/// In a world of several creatures, which one the camera follows, as
+/// ` 2/9` (nothing alone): creatures of one kind look alike, and the
+/// notice that named it fades.
+fn which_followed(world: &crate::sim::World) -> String {
+    let count = world.creatures().len();
+    if count > 1 {
+        format!(" {}/{count}", world.followed() + 1)
+    } else {
+        String::new()
+    }
+}
+
 fn status_line(app: &App) -> Vec<String> {
     let world = &app.world;
     let creature = &world.creatures()[world.followed()];
     let live = StepFigures::of(creature);
     let lifted = creature.legs.iter().filter(|l| !l.is_grounded()).count();
-    let count = world.creatures().len();
-    // In a scene, which of its creatures this is.
-    let which = if count > 1 {
-        format!(" {}/{count}", world.followed() + 1)
-    } else {
-        String::new()
-    };
+    let which = which_followed(world);
     let mut fields = vec![format!(
         "{}{which} {}",
         sanitize(&world.spec().name),
