@@ -317,14 +317,19 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
             &[":3:", "positions", "invalid length 3", "two numbers [x, z]"],
         ),
         (
+            // At what places them, not at the creature's name.
             "[[creatures]]\ncreature = \"spider\"\npositions = [[0.0, 0.0], [0.5, 0.0]]\n",
-            &["creatures[0]", "closer than their feet allow"],
+            &[
+                ":3:13:",
+                "creatures[0].positions",
+                "closer than their feet allow",
+            ],
         ),
         (
             "[[creatures]]\ncreature = \"spider\"\n[[creatures]]\ncreature = \"biped\"\nat = [0.3, 0.0]\n",
             &[
-                ":4:",
-                "creatures[1]",
+                ":5:6:",
+                "creatures[1].at",
                 "creatures[0]",
                 "closer than their feet allow",
             ],
@@ -380,7 +385,7 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
         ),
         (
             "[[creatures]]\ncreature = \"spider\"\ncount = 60000\n[[creatures]]\ncreature = \"spider\"\ncount = 60000\nat = [5000, 0]\n",
-            &["creatures[1].count", "at most 100000"],
+            &[":6:9:", "creatures[1].count", "at most 100000"],
         ),
     ];
     for (text, wanted) in cases {

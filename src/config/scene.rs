@@ -376,10 +376,19 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
         };
         total += spots.len();
         if total > MAX_SCENE_CREATURES {
-            return Err(check.at(
-                &entry.creature,
-                field("count"),
-                format!("the scene would hold {total} creatures; at most {MAX_SCENE_CREATURES}"),
+            // At what sets how many: `count`, else `positions`.
+            let (span, what) = match (&entry.count, &entry.positions) {
+                (Some(count), _) => (count.span(), "count"),
+                (None, Some(positions)) => (positions.span(), "positions"),
+                (None, None) => (entry.creature.span(), "count"),
+            };
+            return Err(check.src.error(
+                Some(span),
+                field(what),
+                format!(
+                    "the scene would hold {total} creatures; at most {MAX_SCENE_CREATURES}: \
+                     lower this kind's or another's count"
+                ),
             ));
         }
         let solver = match &entry.solver {
@@ -528,9 +537,15 @@ fn refuse_overlaps(
                     let needed = radius + other.creature.footprint_radius();
                     if apart < needed {
                         let (entry, _) = &kinds[other_kind];
-                        return Err(check.at(
-                            &entry.creature,
-                            format!("creatures[{other_kind}]"),
+                        // At what places it: `positions`, else `at`.
+                        let (span, what) = match (&entry.positions, &entry.at) {
+                            (Some(positions), _) => (positions.span(), ".positions"),
+                            (None, Some(at)) => (at.span(), ".at"),
+                            (None, None) => (entry.creature.span(), ""),
+                        };
+                        return Err(check.src.error(
+                            Some(span),
+                            format!("creatures[{other_kind}]{what}"),
                             format!(
                                 "its creature {} starts {apart:.2} m from creature {} of \
                                  creatures[{kind}], closer than their feet allow ({needed:.2} m): \
