@@ -467,6 +467,20 @@ fn files_a_scene_names_are_found_beside_it() {
     let err = load_scene(dir.join("missing.toml").to_str().unwrap()).unwrap_err();
     assert!(err.to_string().contains("nowhere.txt"), "{err}");
     assert_eq!(err.line, Some(3), "{err}");
+    // A file with no place to point at is one line, not a second error
+    // that reads as one about a file named `spidr`.
+    std::fs::write(
+        dir.join("typo.toml"),
+        "[[creatures]]\ncreature = \"spidr\"\n",
+    )
+    .unwrap();
+    let err = load_scene(dir.join("typo.toml").to_str().unwrap()).unwrap_err();
+    let shown = err.to_string();
+    assert_eq!(shown.lines().count(), 1, "{shown}");
+    assert!(
+        shown.contains(":2:12: creatures[0].creature: cannot use \"spidr\": no such file"),
+        "{shown}"
+    );
     // A named file's several errors, each with its place, each on a line
     // of its own after the scene's (they showed as a literal `\n`, then
     // joined onto one line that was cut at 400 characters).

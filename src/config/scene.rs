@@ -196,6 +196,16 @@ pub fn parse_scene(name: &str, text: &str) -> Result<Scene, ConfigError> {
     // The file's own errors follow, each on its own line with its place:
     // joined onto this one, a long path's were cut off after two.
     let referenced = |value: &Spanned<String>, field: &str, error: ConfigError| {
+        // One error with no place in the file (there is none, or it could
+        // not be read): one line, at the scene's name of it. On a line of
+        // its own it read as an error about a file of that name.
+        if error.count() == 1 && error.line.is_none() {
+            return check.at(
+                value,
+                field,
+                format!("cannot use {:?}: {}", value.get_ref(), error.message),
+            );
+        }
         let mut head = check.at(
             value,
             field,
