@@ -1031,6 +1031,18 @@ mod tests {
             "foot_slip_max 0.002 m is over the limit of 0.001 m; \
              gait_violations 2 is over the limit of 0"
         );
+        // In a scene of several kinds, the kinds that broke it are named.
+        let good = summary();
+        let mut bad = summary();
+        bad.foot_slip_max = 0.002;
+        bad.source = Some("bug.toml".into());
+        s.gait_violations = 0;
+        s.kinds = vec![good, bad.clone(), bad];
+        assert_eq!(
+            went_bad(&s, true).unwrap(),
+            "foot_slip_max 0.002 m is over the limit of 0.001 m \
+             (by creatures[1] bug.toml, creatures[2] bug.toml)"
+        );
     }
 
     /// Each output replaces only its own kind: a trace is no recording,

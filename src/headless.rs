@@ -265,19 +265,48 @@ pub const GAIT_VIOLATION_LIMIT: u64 = 0;
 /// its value and the limit (empty for a good run). A NaN figure counts as
 /// broken.
 pub fn quality_breaches(summary: &Summary) -> Vec<String> {
+    /// A figure in metres: its name, how to read it, its limit.
+    type MetresLimit = (&'static str, fn(&Summary) -> f32, f32);
     let mut breaches = Vec::new();
-    let mut metres = |name: &str, value: f32, limit: f32| {
-        if value.is_nan() || value > limit {
-            breaches.push(format!("{name} {value} m is over the limit of {limit} m"));
+    // In a scene of several kinds, which broke it (`creatures[0]`, from
+    // the file `bug.toml`): the figure over all named none.
+    let which = |broke: &dyn Fn(&Summary) -> bool| {
+        if summary.kinds.len() < 2 {
+            return String::new();
         }
+        let kinds: Vec<String> = summary
+            .kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, kind)| broke(kind))
+            .map(|(i, kind)| {
+                let source = kind.source.as_deref().unwrap_or(&kind.creature);
+                format!("creatures[{i}] {source}")
+            })
+            .collect();
+        format!(" (by {})", kinds.join(", "))
     };
-    metres("foot_slip_max", summary.foot_slip_max, FOOT_SLIP_LIMIT);
-    metres("foot_gap_max", summary.foot_gap_max, FOOT_GAP_LIMIT);
-    metres("bone_error_max", summary.bone_error_max, BONE_ERROR_LIMIT);
-    if summary.gait_violations > GAIT_VIOLATION_LIMIT {
+    let metres: [MetresLimit; 3] = [
+        ("foot_slip_max", |s| s.foot_slip_max, FOOT_SLIP_LIMIT),
+        ("foot_gap_max", |s| s.foot_gap_max, FOOT_GAP_LIMIT),
+        ("bone_error_max", |s| s.bone_error_max, BONE_ERROR_LIMIT),
+    ];
+    for (name, figure, limit) in metres {
+        let broke = |s: &Summary| figure(s).is_nan() || figure(s) > limit;
+        if broke(summary) {
+            breaches.push(format!(
+                "{name} {} m is over the limit of {limit} m{}",
+                figure(summary),
+                which(&broke)
+            ));
+        }
+    }
+    let broke = |s: &Summary| s.gait_violations > GAIT_VIOLATION_LIMIT;
+    if broke(summary) {
         breaches.push(format!(
-            "gait_violations {} is over the limit of {GAIT_VIOLATION_LIMIT}",
-            summary.gait_violations
+            "gait_violations {} is over the limit of {GAIT_VIOLATION_LIMIT}{}",
+            summary.gait_violations,
+            which(&broke)
         ));
     }
     breaches
