@@ -135,9 +135,10 @@ struct LabArgs {
     /// With --tui: the solver to start with (any the rig can use; i cycles).
     #[arg(long, short = 's', global = true)]
     solver: Option<SolverKind>,
-    /// Seed for every random choice: targets and start poses (solvers,
-    /// constraints, track), buttons (reach), where each walk starts and
-    /// heads (baked). Default 1.
+    /// Seed (any whole number from 0 to 18446744073709551615) for every
+    /// random choice: targets and start poses (solvers, constraints,
+    /// track), buttons (reach), where each walk starts and heads (baked).
+    /// Default 1.
     #[arg(long, global = true)]
     seed: Option<u64>,
     /// Print a JSON array of row objects instead of a Markdown table.

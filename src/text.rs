@@ -48,6 +48,15 @@ fn hides_or_controls(c: char) -> bool {
             | '\u{FEFF}') // zero-width no-break space
 }
 
+/// `n` of `noun`, in the plural unless one: `1 step`, `3 steps`.
+pub fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -336,13 +336,7 @@ impl std::fmt::Display for Checked {
 }
 
 /// `n` and `noun`, plural unless one: "1 shape", "3 shapes".
-fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
+use crate::text::counted;
 
 /// Validates one file of any kind (see [`check_file_with_warnings`]).
 pub fn check_file(path: &str) -> Result<Checked, ConfigError> {

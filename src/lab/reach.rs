@@ -214,8 +214,8 @@ pub fn run(options: &Options, given: Option<&[Vec3]>) -> Result<Table<ReachRow>,
     }
     Ok(Table {
         title: format!(
-            "Pressing {} buttons on a wall ({source}, arm 0.30 + 0.27 + 0.09 m)",
-            buttons.len()
+            "Pressing {} on a wall ({source}, arm 0.30 + 0.27 + 0.09 m)",
+            crate::text::counted(buttons.len(), "button")
         ),
         rows,
         notes: vec![

@@ -147,9 +147,10 @@ pub fn run(options: &Options) -> Result<Table<SolverRow>, LabError> {
                 100.0 * Setup::LAB_UNREACHABLE.target_range.1,
             ),
             format!(
-                "Times are per solve, each the median of {repeats} runs; µs/iteration is total time \
+                "Times are per solve, each the median of {}; µs/iteration is total time \
                  over total iterations. Success on unreachable targets means ending as close as the \
-                 chain can get (straight at the target)."
+                 chain can get (straight at the target).",
+                crate::text::counted(repeats, "run")
             ),
             "The report columns are the FABRIK report's MATLAB figures (Tables 4.1 and 4.2 for \
              iterations and time per solve, 4.3 for time per iteration; its DLS is \"Jacobian \
