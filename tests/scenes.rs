@@ -800,6 +800,28 @@ fn check_takes_a_file_naming_a_terrain_for_a_scene() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `check` on a scene listing one creature twice told the two apart by
+/// nothing (`1 spider (spider), 1 spider (spider)`): by their entries now.
+#[test]
+fn check_tells_apart_two_kinds_of_one_creature() {
+    let dir = common::temp_dir("scene-twice");
+    let path = dir.join("twice.toml");
+    std::fs::write(
+        &path,
+        "[[creatures]]\ncreature = \"spider\"\n[[creatures]]\ncreature = \"biped\"\n\
+         at = [0.0, 5.0]\n[[creatures]]\ncreature = \"spider\"\nat = [0.0, 10.0]\n",
+    )
+    .unwrap();
+    let checked = skitter::config::check_file(path.to_str().unwrap())
+        .unwrap()
+        .to_string();
+    assert!(
+        checked.contains("3 creatures (1 spider (creatures[0]), 1 biped, 1 spider (creatures[2]))"),
+        "{checked}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `check` on a scene gives the warnings of the creature files it reads,
 /// each under its own name: a scene of a creature whose feet rest off the
 /// ground passed with no word of it.

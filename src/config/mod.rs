@@ -293,23 +293,23 @@ impl std::fmt::Display for Checked {
             Checked::Scene(scene) => {
                 let count: usize = scene.kinds.iter().map(|k| k.spots.len()).sum();
                 // A name two kinds share (two files of one template) is
-                // followed by what the scene names each by.
-                let shared = |name: &str| {
-                    scene
-                        .kinds
-                        .iter()
-                        .filter(|k| k.creature.name == name)
-                        .count()
-                        > 1
+                // followed by what the scene names each by, or, where that
+                // is shared too (one creature listed twice), by its entry.
+                let sharing = |same: &dyn Fn(&crate::config::SceneKind) -> bool| {
+                    scene.kinds.iter().filter(|k| same(k)).count() > 1
                 };
                 let kinds = scene
                     .kinds
                     .iter()
-                    .map(|k| {
-                        if shared(&k.creature.name) {
-                            format!("{} {} ({})", k.spots.len(), k.creature.name, k.source)
+                    .enumerate()
+                    .map(|(i, k)| {
+                        let (count, name) = (k.spots.len(), &k.creature.name);
+                        if !sharing(&|other| other.creature.name == *name) {
+                            format!("{count} {name}")
+                        } else if sharing(&|other| other.source == k.source) {
+                            format!("{count} {name} (creatures[{i}])")
                         } else {
-                            format!("{} {}", k.spots.len(), k.creature.name)
+                            format!("{count} {name} ({})", k.source)
                         }
                     })
                     .collect::<Vec<_>>()
