@@ -313,6 +313,16 @@ fn bad_scenes_are_refused_with_the_place_and_what_would_do() {
             &[":3:11:", "creatures[0].heading", "-360 to 360", "got 1e300"],
         ),
         (
+            // Past what TOML reads as a number: no range was given at all.
+            "[[creatures]]\ncreature = \"spider\"\nheading = 1e400\n",
+            &[
+                ":3:11:",
+                "creatures[0].heading",
+                "overflowed",
+                "no field's value",
+            ],
+        ),
+        (
             "[[creatures]]\ncreature = \"spider\"\npositions = [[0.0, 0.0, 90.0]]\n",
             &[":3:", "positions", "invalid length 3", "two numbers [x, z]"],
         ),

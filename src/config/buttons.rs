@@ -118,6 +118,11 @@ mod tests {
         let err = parse_buttons("b.toml", "[[buttons]]\ny = 0.1\n").unwrap_err();
         assert_eq!(err.line, Some(1), "{err}");
         assert!(err.message.contains("missing field `z`"), "{err}");
+        // Which button: the header it is missing from names it.
+        let text = "[[buttons]]\ny = 0.1\nz = 0\n[[buttons]]\ny = 0.2\n";
+        let err = parse_buttons("b.toml", text).unwrap_err();
+        assert_eq!(err.line, Some(4), "{err}");
+        assert_eq!(err.field.as_deref(), Some("buttons[1]"), "{err}");
         let err = parse_buttons("b.toml", "[[buttons]]\ny = 0.1\nz = 0\nx = 1\n").unwrap_err();
         assert_eq!((err.line, err.column), (Some(4), Some(1)), "{err}");
         assert!(err.message.contains("unknown field `x`"), "{err}");

@@ -234,6 +234,14 @@ impl<'a> Source<'a> {
             .map(|s| self.field_at(s.start))
             .unwrap_or_default();
         let mut message = plain_types(err.message().trim());
+        if message == "floating-point number overflowed" {
+            // TOML refuses it before the field's own check, which says what
+            // would do; it had no range at all.
+            message.push_str(
+                ": a number past ±1.8e308 is no field's value; give one in the field's range \
+                 (`skitter check` names it once the number is finite)",
+            );
+        }
         // Only a header TOML refused as a duplicate: a missing field is
         // also reported at its table's header, and the hint misled there.
         let duplicate = message.starts_with("duplicate");
@@ -456,11 +464,16 @@ impl<'a> Source<'a> {
                 name.to_string()
             }
         });
-        let header = if line.trim_start().starts_with('[') {
-            None
-        } else {
-            header
-        };
+        // On a header line itself, the table it starts (a field missing
+        // from `[[buttons]]` is reported there: it was named nothing).
+        if let Some((name, list)) = table_header(line) {
+            return if list {
+                let index = headers.iter().filter(|h| **h == (name, true)).count();
+                format!("{name}[{index}]")
+            } else {
+                name.to_string()
+            };
+        }
         match (header, key) {
             (Some(h), Some(k)) => format!("{h}.{k}"),
             (None, Some(k)) => k,
