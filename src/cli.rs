@@ -360,8 +360,8 @@ impl Cli {
                         .and_then(|path| config::load_scene(path).ok())
                         .map(|scene| scene.files)
                         .unwrap_or_default();
-                    refuse_to_overwrite_inputs(
-                        ("--record", OutputKind::Cast),
+                    refuse_to_overwrite(
+                        OutputKind::Cast,
                         cast,
                         &args.scene,
                         &args.drive,
@@ -603,8 +603,8 @@ fn run_headless(args: HeadlessArgs) -> Result<(), Failure> {
     let script = args.drive.load()?;
     if let Some(trace) = &args.trace {
         let scene_files = scene.as_ref().map_or(&[][..], |s| &s.files[..]);
-        refuse_to_overwrite_inputs(
-            ("--trace", OutputKind::Trace),
+        refuse_to_overwrite(
+            OutputKind::Trace,
             trace,
             &args.scene,
             &args.drive,
@@ -738,6 +738,14 @@ impl OutputKind {
         }
     }
 
+    /// The option that names a file of this kind.
+    fn flag(self) -> &'static str {
+        match self {
+            OutputKind::Trace => "--trace",
+            OutputKind::Cast => "--record",
+        }
+    }
+
     /// What a user calls a file of this kind.
     fn name(self) -> &'static str {
         match self {
@@ -772,8 +780,8 @@ fn replaceable_output(path: &str, kind: OutputKind) -> bool {
 /// inputs (creature, terrain, script or scene file, or a file the scene
 /// reads), or any existing file that is not an earlier output of its
 /// kind: creating the output would destroy it.
-fn refuse_to_overwrite_inputs(
-    (flag, kind): (&str, OutputKind),
+fn refuse_to_overwrite(
+    kind: OutputKind,
     output: &str,
     scene: &SceneArgs,
     drive: &DriveArgs,
@@ -806,15 +814,17 @@ fn refuse_to_overwrite_inputs(
             && (canonical(&input).as_ref() == Some(&output_path) || same_file(&input, output))
         {
             return Err(Failure::BadInput(format!(
-                "{flag} {output} is the {what} file {input}; writing it would destroy that file. \
-                 Choose another file"
+                "{} {output} is the {what} file {input}; writing it would destroy that file. \
+                 Choose another file",
+                kind.flag()
             )));
         }
     }
     if !replaceable_output(output, kind) {
         return Err(Failure::BadInput(format!(
-            "{flag} {output} already exists and is not a {}; writing it would destroy it. \
+            "{} {output} already exists and is not a {}; writing it would destroy it. \
              Choose another file, or delete that one first",
+            kind.flag(),
             kind.name()
         )));
     }

@@ -302,10 +302,11 @@ impl Creature {
     /// only when the body is told to stand (its drive stopped it before a
     /// face it cannot climb, the crowd in a scene holds it, or the user
     /// stopped it): then no step helps, alone or not. A foot about to be
-    /// lost steps whatever the body is told. A stilt-legged walker stopped before a ridged flank in a world
-    /// with a box in it stepped a foot between the flank's crest and the
-    /// gully below, and back, twice a second for good, the body tilting
-    /// with each step and turning its foothold's ray from one to the other.
+    /// lost steps whatever the body is told. (A stilt-legged walker
+    /// stopped before a ridged flank in a world with a box in it stepped a
+    /// foot between the flank's crest and the gully below, and back, twice
+    /// a second for good, the body tilting with each step and turning its
+    /// foothold's ray from one to the other.)
     fn hold_back_steps(&mut self, scratch: &mut StepScratch) {
         let told_to_stand = self.motion.speed_command == 0.0 && self.motion.turn_command == 0.0;
         if self.among_walls && !told_to_stand {
